@@ -1,0 +1,1 @@
+export default { async fetch() { return Response.json({ status: "ok" }); } } satisfies ExportedHandler<Env>;

@@ -1,0 +1,18 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				// The runtime-neutral ID core: plain TypeScript on a fake clock.
+				test: { name: "core", include: ["test/core/**/*.test.ts"], environment: "node" },
+			},
+			{
+				// The Worker, its Durable Object and routes, inside workerd.
+				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
+				test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
+			},
+		],
+	},
+});

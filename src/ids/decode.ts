@@ -1,0 +1,91 @@
+import { IdError } from "./errors";
+import { type SnowflakeLayout, splitTwitterWorkerId } from "./layout";
+import { decodeUlid, uuidToUlid } from "./ulid";
+import { parseUuid, uuidV7Timestamp } from "./uuidv7";
+
+export interface DecodedSnowflake {
+	type: "snowflake";
+	id: string;
+	timestamp: number;
+	time: string;
+	workerId: number;
+	sequence: number;
+	/** Under a 10-bit worker field (Twitter's layout): its high 5 bits. */
+	datacenterId?: number;
+	/** Under a 10-bit worker field (Twitter's layout): its low 5 bits. */
+	machineId?: number;
+}
+export interface DecodedUlid {
+	type: "ulid";
+	id: string;
+	timestamp: number;
+	time: string;
+	randomness: string;
+	uuid: string;
+}
+export interface DecodedUuidV7 {
+	type: "uuidv7";
+	id: string;
+	version: 7;
+	timestamp: number;
+	time: string;
+	ulid: string;
+}
+export interface DecodedUuid {
+	type: "uuid";
+	id: string;
+	version: number;
+	ulid: string;
+}
+export type DecodedId = DecodedSnowflake | DecodedUlid | DecodedUuidV7 | DecodedUuid;
+
+const SNOWFLAKE_LIMIT = 2n ** 63n;
+const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
+
+/** Tells the kind by shape: 1–19 digits, 26 characters, or 36 with hyphens at 8-4-4-4-12. */
+export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
+	if (SNOWFLAKE_TEXT.test(text)) return decodeSnowflake(text, layout);
+	if (text.length === 26) {
+		const ulid = decodeUlid(text);
+		return { type: "ulid", ...ulid, time: isoTime(ulid.timestamp) };
+	}
+	if (text.length === 36) {
+		const uuid = parseUuid(text);
+		const ulid = uuidToUlid(uuid.id);
+		if (uuid.version === 7) {
+			const timestamp = uuidV7Timestamp(uuid.bytes);
+			return { type: "uuidv7", id: uuid.id, version: 7, timestamp, time: isoTime(timestamp), ulid };
+		}
+		return { type: "uuid", id: uuid.id, version: uuid.version, ulid };
+	}
+	const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+	throw new IdError(
+		"invalid_id",
+		`id must be a Snowflake (1-19 decimal digits, below 2^63), a ULID (26 Crockford base32 characters) or a UUID (36 characters, hex in groups 8-4-4-4-12); got ${JSON.stringify(shown)} (${text.length} characters)`,
+	);
+}
+
+export function decodeSnowflake(text: string, layout: SnowflakeLayout): DecodedSnowflake {
+	const value = BigInt(text);
+	if (value >= SNOWFLAKE_LIMIT) {
+		throw new IdError(
+			"invalid_id",
+			`a Snowflake ID must be below 2^63 (9223372036854775808); got ${text}`,
+		);
+	}
+	const { tick, workerId, sequence } = layout.decompose(value);
+	const timestamp = layout.msOf(tick);
+	const decoded: DecodedSnowflake = {
+		type: "snowflake",
+		id: value.toString(),
+		timestamp,
+		time: isoTime(timestamp),
+		workerId,
+		sequence,
+	};
+	return layout.hasDatacenterSplit ? { ...decoded, ...splitTwitterWorkerId(workerId) } : decoded;
+}
+
+function isoTime(ms: number): string {
+	return new Date(ms).toISOString();
+}

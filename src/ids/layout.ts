@@ -1,0 +1,151 @@
+import { IdError } from "./errors";
+
+/**
+ * How a 64-bit Snowflake ID is cut up: a zero sign bit, then time (in
+ * `timeUnitMs` ticks since `epoch`), worker ID and sequence, high to low.
+ */
+export interface LayoutConfig {
+	/** Milliseconds since 1970 at which tick 0 starts. */
+	epoch: number;
+	timeBits: number;
+	workerBits: number;
+	sequenceBits: number;
+	/** Length of one tick: 1 for Twitter, 10 for Sonyflake, 1000 for UidGenerator. */
+	timeUnitMs: number;
+}
+
+export const TWITTER_LAYOUT: LayoutConfig = Object.freeze({
+	epoch: 1288834974657,
+	timeBits: 41,
+	workerBits: 10,
+	sequenceBits: 12,
+	timeUnitMs: 1,
+});
+
+/** The latest instant a JavaScript Date can hold (year 275760). */
+const MAX_DATE_MS = 8.64e15;
+/** Worker and sequence fields stay within 30 bits so they are plain small integers. */
+const MAX_FIELD_BITS = 30;
+
+export interface SnowflakeFields {
+	/** Ticks since the layout's epoch. */
+	tick: number;
+	workerId: number;
+	sequence: number;
+}
+
+export class SnowflakeLayout implements LayoutConfig {
+	readonly epoch: number;
+	readonly timeBits: number;
+	readonly workerBits: number;
+	readonly sequenceBits: number;
+	readonly timeUnitMs: number;
+	readonly maxWorkerId: number;
+	readonly maxSequence: number;
+	/** The first tick the layout cannot represent (2^timeBits). */
+	readonly tickLimit: number;
+	/** `epoch + 2^timeBits × timeUnitMs`: the first instant the layout cannot represent. */
+	readonly exhaustsAt: number;
+	/** Bits below the time field (worker + sequence). */
+	readonly lowBits: number;
+	/** With 10 worker bits, Twitter's split into datacenter (high 5) and machine (low 5) applies. */
+	readonly hasDatacenterSplit: boolean;
+
+	private readonly lowShift: bigint;
+	private readonly sequenceShift: bigint;
+
+	constructor(config: LayoutConfig) {
+		const { epoch, timeBits, workerBits, sequenceBits, timeUnitMs } = config;
+		const integer = (name: string, value: number, min: number, max: number) => {
+			if (!Number.isSafeInteger(value) || value < min || value > max) {
+				throw new IdError(
+					"invalid_config",
+					`${name} must be an integer in [${min}, ${max}], got ${value}`,
+				);
+			}
+		};
+		integer("timeBits", timeBits, 1, 53);
+		integer("workerBits", workerBits, 0, MAX_FIELD_BITS);
+		integer("sequenceBits", sequenceBits, 1, MAX_FIELD_BITS);
+		integer("timeUnitMs", timeUnitMs, 1, 86_400_000);
+		integer("epoch", epoch, 0, MAX_DATE_MS);
+		if (timeBits + workerBits + sequenceBits !== 63) {
+			throw new IdError(
+				"invalid_config",
+				`timeBits + workerBits + sequenceBits must be 63 (the sign bit makes 64), got ${timeBits} + ${workerBits} + ${sequenceBits} = ${timeBits + workerBits + sequenceBits}`,
+			);
+		}
+		const exhaustsAt = epoch + 2 ** timeBits * timeUnitMs;
+		if (exhaustsAt > MAX_DATE_MS) {
+			throw new IdError(
+				"invalid_config",
+				`epoch + 2^timeBits × timeUnitMs must end before year 275760 (${MAX_DATE_MS} ms); this layout ends at ${exhaustsAt}`,
+			);
+		}
+		this.epoch = epoch;
+		this.timeBits = timeBits;
+		this.workerBits = workerBits;
+		this.sequenceBits = sequenceBits;
+		this.timeUnitMs = timeUnitMs;
+		this.maxWorkerId = 2 ** workerBits - 1;
+		this.maxSequence = 2 ** sequenceBits - 1;
+		this.tickLimit = 2 ** timeBits;
+		this.exhaustsAt = exhaustsAt;
+		this.lowBits = workerBits + sequenceBits;
+		this.hasDatacenterSplit = workerBits === 10;
+		this.lowShift = BigInt(this.lowBits);
+		this.sequenceShift = BigInt(sequenceBits);
+	}
+
+	/** The tick a clock reading falls in (may be negative before the epoch). */
+	tickOf(ms: number): number {
+		return Math.floor((ms - this.epoch) / this.timeUnitMs);
+	}
+
+	/** Unix ms at which `tick` starts. */
+	msOf(tick: number): number {
+		return this.epoch + tick * this.timeUnitMs;
+	}
+
+	/** A stable string naming everything that decides which IDs are issued. */
+	fingerprint(): string {
+		return `epoch=${this.epoch};bits=${this.timeBits}/${this.workerBits}/${this.sequenceBits};unit=${this.timeUnitMs}`;
+	}
+
+	compose(fields: SnowflakeFields): bigint {
+		return (
+			(BigInt(fields.tick) << this.lowShift) |
+			(BigInt(fields.workerId) << this.sequenceShift) |
+			BigInt(fields.sequence)
+		);
+	}
+
+	decompose(id: bigint): SnowflakeFields {
+		return {
+			tick: Number(id >> this.lowShift),
+			workerId: Number((id >> this.sequenceShift) & BigInt(this.maxWorkerId)),
+			sequence: Number(id & BigInt(this.maxSequence)),
+		};
+	}
+
+	toJSON() {
+		return {
+			epoch: this.epoch,
+			timeBits: this.timeBits,
+			workerBits: this.workerBits,
+			sequenceBits: this.sequenceBits,
+			timeUnitMs: this.timeUnitMs,
+			maxWorkerId: this.maxWorkerId,
+			maxSequence: this.maxSequence,
+			exhaustsAt: new Date(this.exhaustsAt).toISOString(),
+		};
+	}
+}
+
+/** Twitter's reading of a 10-bit worker ID. */
+export function splitTwitterWorkerId(workerId: number): {
+	datacenterId: number;
+	machineId: number;
+} {
+	return { datacenterId: workerId >> 5, machineId: workerId & 31 };
+}

@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { IdError } from "../../src/ids/errors";
+import { SnowflakeLayout, splitTwitterWorkerId, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { formatRuns } from "../../src/ids/snowflake";
+
+const twitter = new SnowflakeLayout(TWITTER_LAYOUT);
+
+/** Any valid layout: the three fields sum to 63 within each field's bounds. */
+const layoutArb = fc
+	.record({
+		workerBits: fc.integer({ min: 0, max: 30 }),
+		sequenceBits: fc.integer({ min: 1, max: 30 }),
+		timeUnitMs: fc.constantFrom(1, 10, 1000),
+		epoch: fc.integer({ min: 0, max: 1_800_000_000_000 }),
+	})
+	.map((c) => ({ ...c, timeBits: 63 - c.workerBits - c.sequenceBits }))
+	.filter((c) => c.epoch + 2 ** c.timeBits * c.timeUnitMs <= 8.64e15)
+	.map((c) => new SnowflakeLayout(c));
+
+const fieldsArb = (layout: SnowflakeLayout) =>
+	fc.record({
+		tick: fc.integer({ min: 0, max: Math.min(layout.tickLimit - 1, Number.MAX_SAFE_INTEGER) }),
+		workerId: fc.integer({ min: 0, max: layout.maxWorkerId }),
+		sequence: fc.integer({ min: 0, max: layout.maxSequence }),
+	});
+
+describe("SnowflakeLayout", () => {
+	it("decodes Twitter's worked example", () => {
+		const fields = twitter.decompose(910499571847892992n);
+		expect(twitter.msOf(fields.tick)).toBe(1505914988849);
+		expect(fields.sequence).toBe(0);
+		expect(splitTwitterWorkerId(fields.workerId)).toEqual({ datacenterId: 17, machineId: 25 });
+		expect(twitter.compose(fields)).toBe(910499571847892992n);
+	});
+
+	it("derives limits and the exhaustion instant", () => {
+		expect(twitter.maxWorkerId).toBe(1023);
+		expect(twitter.maxSequence).toBe(4095);
+		expect(twitter.exhaustsAt).toBe(1288834974657 + 2 ** 41);
+		expect(twitter.toJSON().exhaustsAt).toBe("2080-07-10T17:30:30.209Z");
+		expect(twitter.hasDatacenterSplit).toBe(true);
+	});
+
+	it.each([
+		[{ timeBits: 40 }, /must be 63/],
+		[{ sequenceBits: 0, timeBits: 53 }, /sequenceBits must be an integer in \[1, 30\]/],
+		[{ workerBits: 31, timeBits: 20 }, /workerBits must be an integer in \[0, 30\]/],
+		[{ timeUnitMs: 0.5 }, /timeUnitMs must be an integer/],
+		[{ epoch: -1 }, /epoch must be an integer/],
+		[{ timeBits: 53, workerBits: 0, sequenceBits: 10, timeUnitMs: 1000 }, /before year 275760/],
+	])("rejects %o with invalid_config", (change, message) => {
+		const attempt = () => new SnowflakeLayout({ ...TWITTER_LAYOUT, ...change });
+		expect(attempt).toThrow(IdError);
+		expect(attempt).toThrow(message);
+	});
+
+	it("composes and decomposes any fields of any layout exactly", () => {
+		fc.assert(
+			fc.property(
+				layoutArb.chain((layout) => fc.tuple(fc.constant(layout), fieldsArb(layout))),
+				([layout, fields]) => {
+					const id = layout.compose(fields);
+					expect(id >= 0n && id < 2n ** 63n).toBe(true);
+					expect(layout.decompose(id)).toEqual(fields);
+				},
+			),
+		);
+	});
+
+	it("formats runs exactly as BigInt's decimal strings", () => {
+		fc.assert(
+			fc.property(
+				layoutArb.chain((layout) =>
+					fc.tuple(fc.constant(layout), fieldsArb(layout), fc.integer({ min: 1, max: 50 })),
+				),
+				([layout, { tick, workerId, sequence }, wanted]) => {
+					const count = Math.min(wanted, layout.maxSequence - sequence + 1);
+					const ids = formatRuns(layout, workerId, [{ tick, firstSequence: sequence, count }]);
+					const expected = Array.from({ length: count }, (_, k) =>
+						layout.compose({ tick, workerId, sequence: sequence + k }).toString(),
+					);
+					expect(ids).toEqual(expected);
+				},
+			),
+		);
+	});
+
+	it("formats across a carry of the low decimal part", () => {
+		// base % 10^9 close to 10^9, so adding the sequence carries into the high part.
+		const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
+		let tick = 1;
+		while (
+			Number(layout.compose({ tick, workerId: 0, sequence: 0 }) % 1_000_000_000n) < 999_997_000
+		)
+			tick++;
+		const ids = formatRuns(layout, 0, [{ tick, firstSequence: 0, count: 4096 }]);
+		ids.forEach((id, s) => {
+			expect(id).toBe(layout.compose({ tick, workerId: 0, sequence: s }).toString());
+		});
+	});
+});

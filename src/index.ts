@@ -1,1 +1,8 @@
-export default { async fetch() { return Response.json({ status: "ok" }); } } satisfies ExportedHandler<Env>;
+import { app } from "./worker/app";
+
+export type { AppType } from "./worker/app";
+export { SnowflakeWorker } from "./worker/snowflake-do";
+
+export default {
+	fetch: app.fetch,
+} satisfies ExportedHandler<Env>;

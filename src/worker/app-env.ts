@@ -1,0 +1,4 @@
+import type { RequestIdVariables } from "hono/request-id";
+
+/** Hono's view of the Worker: its bindings and per-request variables. */
+export type AppEnv = { Bindings: Env; Variables: RequestIdVariables };

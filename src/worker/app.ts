@@ -1,0 +1,97 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { IdError } from "../ids/errors";
+import type { AppEnv } from "./app-env";
+import { type Config, configFrom } from "./config";
+import { errorResponse } from "./errors";
+import { metaRoutes } from "./routes/meta";
+import { snowflakeRoutes } from "./routes/snowflake";
+import { statelessRoutes } from "./routes/stateless";
+
+/** Paths that need no token even when API_TOKEN is set. */
+const PUBLIC_PATHS = new Set(["/", "/health"]);
+
+/** Each known path and the methods it takes; any other method is a 405. */
+const ALLOWED_METHODS: Record<string, string[]> = {
+	"/health": ["GET"],
+	"/layout": ["GET"],
+	"/snowflake": ["GET", "POST"],
+	"/snowflake/:workerId": ["GET", "POST"],
+	"/snowflake/:workerId/stats": ["GET"],
+	"/ulid": ["GET", "POST"],
+	"/uuidv7": ["GET", "POST"],
+	"/decode/:id": ["GET"],
+};
+
+// Middleware built from the config, once per config (i.e. per isolate).
+const corsFor = new WeakMap<Config, MiddlewareHandler>();
+const authFor = new WeakMap<Config, MiddlewareHandler>();
+
+const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
+	const config = configFrom(c.env);
+	let handler = corsFor.get(config);
+	if (!handler) {
+		handler = cors({
+			origin: config.corsOrigins,
+			allowMethods: ["GET", "POST", "OPTIONS"],
+			allowHeaders: ["Authorization", "Content-Type", "Accept"],
+			exposeHeaders: ["Retry-After", "X-Request-Id"],
+			maxAge: 86_400,
+		});
+		corsFor.set(config, handler);
+	}
+	return handler(c, next);
+};
+
+const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
+	const config = configFrom(c.env);
+	if (!config.apiToken || PUBLIC_PATHS.has(c.req.path)) return next();
+	let handler = authFor.get(config);
+	if (!handler) {
+		handler = bearerAuth({ token: config.apiToken }); // compares in constant time
+		authFor.set(config, handler);
+	}
+	try {
+		return await handler(c, next);
+	} catch (error) {
+		if (error instanceof HTTPException) {
+			// bearerAuth answers a malformed header with 400; both mean "no valid token".
+			throw new IdError(
+				"unauthorized",
+				"this route needs the header 'Authorization: Bearer <token>' with the service's API token",
+			);
+		}
+		throw error;
+	}
+};
+
+const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
+	c.header("Allow", allowed.join(", "));
+	throw new IdError(
+		"method_not_allowed",
+		`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
+	);
+};
+
+const base = new Hono<AppEnv>().use(requestId()).use(corsFromConfig).use(authFromConfig);
+
+const routes = base.route("/", metaRoutes).route("/", snowflakeRoutes).route("/", statelessRoutes);
+
+for (const [path, allowed] of Object.entries(ALLOWED_METHODS)) {
+	routes.all(path, methodNotAllowed(allowed));
+}
+
+routes.notFound((c) => {
+	throw new IdError(
+		"not_found",
+		`no route ${c.req.path}; see /health, /layout, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
+	);
+});
+routes.onError((error, c) => errorResponse(c, error));
+
+export const app = routes;
+/** The HTTP API's type, for Hono's typed client (`hc<AppType>`). */
+export type AppType = typeof routes;

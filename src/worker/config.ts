@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { IdError } from "../ids/errors";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
+
+/** The service's settings, parsed once per isolate from wrangler vars. */
+export interface Config {
+	layout: SnowflakeLayout;
+	maxBatch: number;
+	maxClockBackwardMs: number;
+	leaseMs: number;
+	/** Worker IDs `/snowflake` picks from. */
+	autoWorkerIds: readonly number[];
+	/** `*` or the exact origins CORS answers. */
+	corsOrigins: "*" | string[];
+	apiToken: string | undefined;
+}
+
+const VAR_NAMES = [
+	"SNOWFLAKE_EPOCH",
+	"SNOWFLAKE_TIME_BITS",
+	"SNOWFLAKE_WORKER_BITS",
+	"SNOWFLAKE_SEQUENCE_BITS",
+	"SNOWFLAKE_TIME_UNIT_MS",
+	"MAX_BATCH",
+	"MAX_CLOCK_BACKWARD_MS",
+	"LEASE_MS",
+	"AUTO_WORKER_IDS",
+	"CORS_ORIGINS",
+	"API_TOKEN",
+] as const;
+type VarName = (typeof VAR_NAMES)[number];
+export type ConfigVars = Partial<Record<VarName, string>>;
+
+const digits = /^[0-9]+$/;
+
+function integerVar(
+	vars: ConfigVars,
+	name: VarName,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
+	const raw = vars[name];
+	if (raw === undefined || raw === "") return fallback;
+	const parsed = z
+		.string()
+		.trim()
+		.regex(digits)
+		.transform(Number)
+		.pipe(z.number().int().min(min).max(max))
+		.safeParse(raw);
+	if (!parsed.success) {
+		throw new IdError(
+			"invalid_config",
+			`${name} must be an integer in [${min}, ${max}] written in decimal digits`,
+		);
+	}
+	return parsed.data;
+}
+
+/** "0-31" or "0-3,8,10-12": a list of worker IDs, each within the layout. */
+function workerIdListVar(vars: ConfigVars, maxWorkerId: number): number[] {
+	const raw = vars.AUTO_WORKER_IDS?.trim() || "0-31";
+	const problem = `AUTO_WORKER_IDS must be worker IDs and ranges in [0, ${maxWorkerId}], such as "0-31" or "0-3,8,10-12"`;
+	const ids = new Set<number>();
+	for (const part of raw.split(",")) {
+		const match = /^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$/.exec(part);
+		if (!match) throw new IdError("invalid_config", problem);
+		const from = Number(match[1]);
+		const to = match[2] === undefined ? from : Number(match[2]);
+		if (from > to || to > maxWorkerId) throw new IdError("invalid_config", problem);
+		for (let id = from; id <= to; id++) ids.add(id);
+	}
+	return [...ids].sort((a, b) => a - b);
+}
+
+function corsOriginsVar(vars: ConfigVars): "*" | string[] {
+	const raw = vars.CORS_ORIGINS?.trim() || "*";
+	if (raw === "*") return "*";
+	const origins = raw
+		.split(",")
+		.map((origin) => origin.trim())
+		.filter(Boolean);
+	for (const origin of origins) {
+		if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+			throw new IdError(
+				"invalid_config",
+				`CORS_ORIGINS must be "*" or a comma-separated list of origins such as "https://app.example.com"`,
+			);
+		}
+	}
+	return origins;
+}
+
+function layoutVars(vars: ConfigVars): SnowflakeLayout {
+	const config: LayoutConfig = {
+		epoch: integerVar(vars, "SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, 8.64e15),
+		timeBits: integerVar(vars, "SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 53),
+		workerBits: integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30),
+		sequenceBits: integerVar(vars, "SNOWFLAKE_SEQUENCE_BITS", TWITTER_LAYOUT.sequenceBits, 1, 30),
+		timeUnitMs: integerVar(
+			vars,
+			"SNOWFLAKE_TIME_UNIT_MS",
+			TWITTER_LAYOUT.timeUnitMs,
+			1,
+			86_400_000,
+		),
+	};
+	try {
+		return new SnowflakeLayout(config);
+	} catch (error) {
+		if (error instanceof IdError) {
+			// Name the variables, not the layout's field names.
+			throw new IdError(
+				"invalid_config",
+				`SNOWFLAKE_* variables do not form a valid layout: ${error.detail}`,
+			);
+		}
+		throw error;
+	}
+}
+
+export function parseConfig(vars: ConfigVars): Config {
+	const layout = layoutVars(vars);
+	return {
+		layout,
+		maxBatch: integerVar(vars, "MAX_BATCH", 10_000, 1, 100_000),
+		maxClockBackwardMs: integerVar(vars, "MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
+		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, 60_000),
+		autoWorkerIds: workerIdListVar(vars, layout.maxWorkerId),
+		corsOrigins: corsOriginsVar(vars),
+		apiToken: vars.API_TOKEN || undefined,
+	};
+}
+
+const parsed = new WeakMap<object, Config>();
+
+/**
+ * The config for this env, parsed once per isolate (the env object lives as long
+ * as the isolate). A bad value throws `invalid_config` naming the variable, on
+ * every request, until it is fixed.
+ */
+export function configFrom(env: ConfigVars): Config {
+	let config = parsed.get(env);
+	if (!config) {
+		config = parseConfig(env);
+		parsed.set(env, config);
+	}
+	return config;
+}

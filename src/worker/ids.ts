@@ -1,0 +1,164 @@
+/**
+ * The service's operations, one implementation behind both the HTTP routes and
+ * the IdService RPC entrypoint: same validation, same values, same errors.
+ */
+import { type DecodedId, decodeId } from "../ids/decode";
+import { IdError } from "../ids/errors";
+import { formatRuns } from "../ids/snowflake";
+import { UlidFactory, ulidToUuid } from "../ids/ulid";
+import { UuidV7Factory } from "../ids/uuidv7";
+import { type Config, configFrom } from "./config";
+import type { IssueResult, StatsResult } from "./snowflake-do";
+
+export interface SnowflakeIds {
+	type: "snowflake";
+	workerId: number;
+	ids: string[];
+}
+export interface UlidIds {
+	type: "ulid";
+	ids: string[];
+}
+export interface UuidV7Ids {
+	type: "uuidv7";
+	ids: string[];
+}
+export type UlidFormat = "ulid" | "uuid";
+
+const describe = (value: unknown) =>
+	typeof value === "string" ? JSON.stringify(value) : String(value);
+
+export function checkCount(config: Config, count: unknown): number {
+	if (count === undefined) return 1;
+	if (
+		typeof count === "number" &&
+		Number.isInteger(count) &&
+		count >= 1 &&
+		count <= config.maxBatch
+	) {
+		return count;
+	}
+	throw invalidCount(config, count);
+}
+
+export function invalidCount(config: Config, got: unknown): IdError {
+	return new IdError(
+		"invalid_count",
+		`count must be an integer in [1, ${config.maxBatch}], written once in decimal digits; got ${describe(got)}`,
+	);
+}
+
+export function checkWorkerId(config: Config, workerId: unknown): number {
+	const max = config.layout.maxWorkerId;
+	if (
+		typeof workerId === "number" &&
+		Number.isInteger(workerId) &&
+		workerId >= 0 &&
+		workerId <= max
+	) {
+		return workerId;
+	}
+	throw invalidWorkerId(config, workerId);
+}
+
+export function invalidWorkerId(config: Config, got: unknown): IdError {
+	return new IdError(
+		"invalid_worker_id",
+		`workerId must be an integer in [0, ${config.layout.maxWorkerId}] written in decimal digits; got ${describe(got)}`,
+	);
+}
+
+export function checkFormat(format: unknown): UlidFormat {
+	if (format === undefined || format === "ulid" || format === "uuid") return format ?? "ulid";
+	throw invalidFormat(format);
+}
+
+export function invalidFormat(got: unknown): IdError {
+	return new IdError(
+		"invalid_format",
+		`format must be "ulid" or "uuid", given once; got ${describe(got)}`,
+	);
+}
+
+/** Spreads `/snowflake` across the configured worker IDs; each is still one object. */
+function pickWorkerId(config: Config): number {
+	const ids = config.autoWorkerIds;
+	return ids[Math.floor(Math.random() * ids.length)] ?? 0;
+}
+
+function snowflakeStub(env: Env, workerId: number) {
+	return env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName(String(workerId)));
+}
+
+/**
+ * Calls a worker ID's object. A Durable Object error marked `.overloaded` is
+ * answered 503 at once (retrying adds load); one marked `.retryable` is tried
+ * once more on a fresh stub. A retried call may waste IDs, never repeat them.
+ */
+async function callSnowflake<T extends IssueResult | StatsResult>(
+	env: Env,
+	workerId: number,
+	call: (stub: ReturnType<typeof snowflakeStub>) => Promise<unknown>,
+): Promise<Extract<T, { ok: true }>> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const result = (await call(snowflakeStub(env, workerId))) as T;
+			if (result.ok) return result as Extract<T, { ok: true }>;
+			throw new IdError(result.code, result.detail, result.retryAfterSeconds);
+		} catch (error) {
+			const flags = error as { overloaded?: boolean; retryable?: boolean };
+			if (flags.overloaded) {
+				throw new IdError(
+					"overloaded",
+					`worker ID ${workerId} is overloaded; retry shortly or spread load over more worker IDs`,
+					1,
+				);
+			}
+			if (!flags.retryable || attempt >= 2) throw error;
+		}
+	}
+}
+
+export async function snowflakeIds(
+	env: Env,
+	input: { workerId?: unknown; count?: unknown },
+): Promise<SnowflakeIds> {
+	const config = configFrom(env);
+	const count = checkCount(config, input.count);
+	const workerId =
+		input.workerId === undefined ? pickWorkerId(config) : checkWorkerId(config, input.workerId);
+	const { runs } = await callSnowflake<IssueResult>(env, workerId, (stub) =>
+		stub.issue(workerId, count),
+	);
+	return { type: "snowflake", workerId, ids: formatRuns(config.layout, workerId, runs) };
+}
+
+export async function snowflakeStats(env: Env, workerIdInput: unknown) {
+	const config = configFrom(env);
+	const workerId = checkWorkerId(config, workerIdInput);
+	const { stats } = await callSnowflake<StatsResult>(env, workerId, (stub) => stub.stats(workerId));
+	return stats;
+}
+
+// Per-isolate monotonic state, made on first use: no randomness at module top level.
+let ulids: UlidFactory | undefined;
+let uuids: UuidV7Factory | undefined;
+
+export function ulidIds(env: Env, input: { count?: unknown; format?: unknown }): UlidIds {
+	const count = checkCount(configFrom(env), input.count);
+	const format = checkFormat(input.format);
+	ulids ??= new UlidFactory();
+	const ids = ulids.nextBatch(Date.now(), count);
+	return { type: "ulid", ids: format === "uuid" ? ids.map(ulidToUuid) : ids };
+}
+
+export function uuidv7Ids(env: Env, input: { count?: unknown }): UuidV7Ids {
+	const count = checkCount(configFrom(env), input.count);
+	uuids ??= new UuidV7Factory();
+	return { type: "uuidv7", ids: uuids.nextBatch(Date.now(), count) };
+}
+
+export function decode(env: Env, id: unknown): DecodedId {
+	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
+	return decodeId(id, configFrom(env).layout);
+}

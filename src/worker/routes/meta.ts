@@ -1,0 +1,12 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env";
+import { configFrom } from "../config";
+import { decode } from "../ids";
+import { idParam, validate } from "../validation";
+
+export const metaRoutes = new Hono<AppEnv>()
+	.get("/health", (c) => c.json({ status: "ok" as const }))
+	.get("/layout", (c) => c.json(configFrom(c.env).layout.toJSON()))
+	.get("/decode/:id", validate("param", idParam), (c) =>
+		c.json(decode(c.env, c.req.valid("param").id)),
+	);

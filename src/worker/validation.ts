@@ -1,0 +1,53 @@
+import { zValidator } from "@hono/zod-validator";
+import type { Context, ValidationTargets } from "hono";
+import { z } from "zod";
+import type { IdError } from "../ids/errors";
+import { configFrom } from "./config";
+import { invalidCount, invalidFormat, invalidWorkerId } from "./ids";
+
+/**
+ * Integers in query strings and paths: plain decimal digits, leading zeros
+ * allowed. A sign, fraction, exponent, space or empty value fails, and so does a
+ * repeated parameter (Hono hands it over as an array). Ranges depend on the
+ * config and are checked by the operations in ./ids, which RPC shares.
+ */
+const decimalInteger = z
+	.string()
+	.regex(/^[0-9]+$/)
+	.transform(Number);
+
+export const countQuery = z.object({ count: decimalInteger.optional() });
+export const ulidQuery = z.object({
+	count: decimalInteger.optional(),
+	format: z.enum(["ulid", "uuid"]).optional(),
+});
+export const workerIdParam = z.object({ workerId: decimalInteger });
+export const idParam = z.object({ id: z.string() });
+
+/** The raw value the client sent, for the error message. */
+function sent(c: Context, target: keyof ValidationTargets, field: string): unknown {
+	if (target === "param") return c.req.param(field);
+	const values = c.req.queries(field) ?? [];
+	return values.length === 1 ? values[0] : values;
+}
+
+function errorFor(c: Context, target: keyof ValidationTargets, field: string): IdError {
+	const config = configFrom(c.env);
+	const got = sent(c, target, field);
+	if (field === "workerId") return invalidWorkerId(config, got);
+	if (field === "format") return invalidFormat(got);
+	return invalidCount(config, got);
+}
+
+/** zValidator answering failures with the service's own error codes and messages. */
+export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(
+	target: Target,
+	schema: T,
+) {
+	return zValidator(target, schema, (result, c) => {
+		if (!result.success) {
+			const field = String(result.error.issues[0]?.path[0] ?? "count");
+			throw errorFor(c, target, field);
+		}
+	});
+}

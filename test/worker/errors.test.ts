@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { call, callJson } from "./helpers";
+
+type ErrorBody = { error: { code: string; message: string } };
+
+async function expectError(path: string, status: number, code: string, init?: RequestInit) {
+	const response = await call(path, init);
+	expect(response.status, path).toBe(status);
+	expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+	const body = (await response.json()) as ErrorBody;
+	expect(body.error.code, path).toBe(code);
+	expect(body.error.message.length).toBeGreaterThan(10);
+	expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|\.ts:\d+/); // no stack traces
+	return body.error.message;
+}
+
+describe("bad input is a 4xx JSON error naming what is allowed", () => {
+	it.each([
+		"/snowflake/1?count=0",
+		"/snowflake/1?count=-1",
+		"/snowflake/1?count=10001",
+		"/snowflake/1?count=2.5",
+		"/snowflake/1?count=abc",
+		"/snowflake/1?count=",
+		"/snowflake/1?count=1e3",
+		"/snowflake/1?count=+5",
+		"/snowflake/1?count=%205",
+		"/snowflake/1?count=1&count=2",
+		"/snowflake/1?count=99999999999999999999999",
+		"/snowflake?count=0",
+		"/ulid?count=0",
+		"/uuidv7?count=10001",
+	])("%s → 400 invalid_count", async (path) => {
+		const message = await expectError(path, 400, "invalid_count");
+		expect(message).toContain("[1, 10000]");
+	});
+
+	it.each([
+		"/snowflake/1024",
+		"/snowflake/-1",
+		"/snowflake/abc",
+		"/snowflake/1.5",
+		"/snowflake/99999999999999999999",
+		"/snowflake/1024/stats",
+		"/snowflake/x/stats",
+	])("%s → 400 invalid_worker_id", async (path) => {
+		const message = await expectError(path, 400, "invalid_worker_id");
+		expect(message).toContain("[0, 1023]");
+	});
+
+	it.each([
+		"/ulid?format=hex",
+		"/ulid?format=ULID",
+		"/ulid?format=ulid&format=uuid",
+		"/ulid?format=",
+	])("%s → 400 invalid_format", async (path) => {
+		const message = await expectError(path, 400, "invalid_format");
+		expect(message).toContain('"ulid" or "uuid"');
+	});
+
+	it.each([
+		"/decode/9223372036854775808", // 2^63
+		"/decode/12345678901234567890", // 20 digits
+		"/decode/80000000000000000000000000", // above the largest ULID
+		"/decode/01ARYZ6S41TSV4RRFFQ69G5FAU", // U is not Crockford
+		"/decode/01ARYZ6S41TSV4RRFFQ69G5FA", // 25 characters
+		"/decode/017f22e2-79b0-7cc3-98c4-dc0c0c07398g",
+		"/decode/017f22e279b07cc398c4dc0c0c07398f0000",
+		"/decode/hello",
+		"/decode/-1",
+	])("%s → 400 invalid_id", async (path) => {
+		await expectError(path, 400, "invalid_id");
+	});
+
+	it("names the offending character of a ULID", async () => {
+		const message = await expectError("/decode/01ARYZ6S41TSV4RRFFQ69G5FAU", 400, "invalid_id");
+		expect(message).toMatch(/U/);
+	});
+});
+
+describe("unknown paths and methods", () => {
+	it.each(["/nope", "/snowflake/1/2/3", "/decode", "/ulid/x"])(
+		"%s → 404 not_found",
+		async (path) => {
+			await expectError(path, 404, "not_found");
+		},
+	);
+
+	it.each([
+		["PUT", "/snowflake/1", "GET, POST"],
+		["DELETE", "/snowflake", "GET, POST"],
+		["POST", "/health", "GET"],
+		["POST", "/layout", "GET"],
+		["POST", "/decode/1", "GET"],
+		["POST", "/snowflake/1/stats", "GET"],
+		["PATCH", "/ulid", "GET, POST"],
+		["PUT", "/uuidv7", "GET, POST"],
+	])("%s %s → 405 with Allow", async (method, path, allow) => {
+		const response = await call(path, { method });
+		expect(response.status).toBe(405);
+		expect(response.headers.get("Allow")).toBe(allow);
+		expect(((await response.json()) as ErrorBody).error.code).toBe("method_not_allowed");
+	});
+});
+
+describe("errors are JSON even when text/plain is asked for", () => {
+	it("answers a bad count as JSON", async () => {
+		const { status, headers, body } = await callJson<ErrorBody>("/snowflake/1?count=0", {
+			headers: { Accept: "text/plain" },
+		});
+		expect(status).toBe(400);
+		expect(headers.get("Content-Type")).toMatch(/^application\/json/);
+		expect(body.error.code).toBe("invalid_count");
+	});
+});

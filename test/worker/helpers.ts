@@ -1,0 +1,55 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import type { Clock } from "../../src/ids/clock";
+import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+
+/** A request to the Worker under test, as a client would send it. */
+export function call(path: string, init?: RequestInit): Promise<Response> {
+	return exports.default.fetch(new Request(`https://ids.test${path}`, init));
+}
+
+export async function callJson<T = Record<string, unknown>>(
+	path: string,
+	init?: RequestInit,
+): Promise<{ status: number; body: T; headers: Headers }> {
+	const response = await call(path, init);
+	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+}
+
+export function snowflakeStub(workerId: number) {
+	return env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName(String(workerId)));
+}
+
+/**
+ * A clock the test sets by hand. `sleep` yields to the event loop for real (so
+ * other requests interleave, as they do in a Durable Object awaiting a timer)
+ * and then moves the fake time forward by what was asked.
+ */
+export class TestClock implements Clock {
+	readonly sleeps: number[] = [];
+	constructor(public time: number) {}
+	now(): number {
+		return this.time;
+	}
+	async sleep(ms: number): Promise<void> {
+		this.sleeps.push(ms);
+		await scheduler.wait(Math.min(ms, 5));
+		this.time += ms;
+	}
+}
+
+/** Gives the worker ID's object a test clock (a new one at `time`, or the one given). */
+export async function useTestClock(workerId: number, time: number | TestClock): Promise<TestClock> {
+	const clock = typeof time === "number" ? new TestClock(time) : time;
+	await runInDurableObject(snowflakeStub(workerId), (instance: SnowflakeWorker) => {
+		instance.clock = clock;
+	});
+	return clock;
+}
+
+export function expectIncreasing(ids: string[]): boolean {
+	for (let i = 1; i < ids.length; i++) {
+		if (BigInt(ids[i] as string) <= BigInt(ids[i - 1] as string)) return false;
+	}
+	return true;
+}

@@ -1,0 +1,59 @@
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { callJson, expectIncreasing, snowflakeStub, TestClock, useTestClock } from "./helpers";
+
+const T = 1_800_000_000_000;
+type Ids = { ids: string[] };
+
+/** Ends the object's current instance, as an eviction, crash or redeploy would. */
+async function restart(workerId: number) {
+	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
+		try {
+			state.abort("test restart");
+		} catch {
+			// abort throws in the aborting call; the instance is gone either way
+		}
+	}).catch(() => undefined);
+}
+
+describe("a restarted object never reissues", () => {
+	it("issues above every earlier ID, even when its new clock is behind the stored mark", async () => {
+		const clock = await useTestClock(30, T);
+		const before = await callJson<Ids>("/snowflake/30?count=500");
+		expect(before.status).toBe(200);
+		await restart(30);
+
+		const behind = await useTestClock(30, T - 400); // the new host's clock is 400 ms behind
+		expect(behind).not.toBe(clock);
+		const after = await callJson<Ids>("/snowflake/30?count=500");
+		expect(after.status).toBe(200);
+		expect(expectIncreasing([...before.body.ids, ...after.body.ids])).toBe(true);
+		// It waited for its clock to pass the stored mark (T + lease) instead of reusing ticks.
+		expect(behind.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1_400);
+		const stats = await callJson("/snowflake/30/stats");
+		expect(stats.body).toMatchObject({ issued: 500, clockRegressions: 0 });
+	});
+
+	it("survives repeated restarts in quick succession", async () => {
+		const seen: string[] = [];
+		const clock = new TestClock(T); // one clock across lives: time goes on while each waits
+		for (let round = 0; round < 4; round++) {
+			await useTestClock(31, clock);
+			const { body } = await callJson<Ids>("/snowflake/31?count=50");
+			seen.push(...body.ids);
+			await restart(31);
+		}
+		expect(new Set(seen).size).toBe(200);
+		expect(expectIncreasing(seen)).toBe(true);
+	});
+
+	it("refuses with layout_mismatch when its IDs were issued under another layout", async () => {
+		await runInDurableObject(snowflakeStub(32), (_instance: SnowflakeWorker, state) => {
+			state.storage.kv.put("layout", "epoch=0;bits=39/12/12;unit=10");
+		});
+		const refused = await callJson<{ error: { code: string } }>("/snowflake/32");
+		expect(refused.status).toBe(500);
+		expect(refused.body.error.code).toBe("layout_mismatch");
+	});
+});

@@ -1,0 +1,89 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { DecodedId } from "../ids/decode";
+import { IdError } from "../ids/errors";
+import { app } from "./app";
+import {
+	decode,
+	type SnowflakeIds,
+	snowflakeIds,
+	type UlidFormat,
+	type UlidIds,
+	type UuidV7Ids,
+	ulidIds,
+	uuidv7Ids,
+} from "./ids";
+
+export interface SnowflakeOptions {
+	/** Omit to let the service pick one from AUTO_WORKER_IDS. */
+	workerId?: number;
+	count?: number;
+}
+export interface UlidOptions {
+	count?: number;
+	format?: UlidFormat;
+}
+export interface UuidV7Options {
+	count?: number;
+}
+
+/**
+ * The service for other Workers, over a service binding:
+ * `services = [{ binding = "IDS", service = "edge-ids", entrypoint = "IdService" }]`.
+ * Same operations, validation and values as the HTTP routes (they share ./ids).
+ * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
+ * starts with its code, `invalid_count: count must be …`, because only the message
+ * survives the RPC boundary; `idErrorCode(error)` in src/client.ts reads it back.
+ * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
+ */
+export class IdService extends WorkerEntrypoint<Env> {
+	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
+		return rpc(() => snowflakeIds(this.env, optionsObject(options)));
+	}
+
+	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
+		return rpc(() => ulidIds(this.env, optionsObject(options)));
+	}
+
+	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
+		return rpc(() => uuidv7Ids(this.env, optionsObject(options)));
+	}
+
+	async decode(id: string): Promise<DecodedId> {
+		return rpc(() => decode(this.env, id));
+	}
+
+	/** HTTP over the binding; like RPC, trusted: the token is not asked for. */
+	override async fetch(request: Request): Promise<Response> {
+		return app.fetch(request, trustedEnv(this.env), this.ctx);
+	}
+}
+
+const trusted = new WeakMap<Env, Env>();
+
+/** The env without API_TOKEN, one object per env so its parsed config is cached too. */
+function trustedEnv(env: Env): Env {
+	let withoutToken = trusted.get(env);
+	if (!withoutToken) {
+		withoutToken = { ...env, API_TOKEN: undefined };
+		trusted.set(env, withoutToken);
+	}
+	return withoutToken;
+}
+
+function optionsObject<T extends object>(options: T): Partial<Record<keyof T, unknown>> {
+	if (options === null || typeof options !== "object" || Array.isArray(options)) {
+		throw new IdError("invalid_format", "options must be an object such as { count: 10 }");
+	}
+	return options;
+}
+
+/** Runs an operation; any failure leaves as a plain Error whose message starts with its code. */
+async function rpc<T>(operation: () => T | Promise<T>): Promise<T> {
+	try {
+		return await operation();
+	} catch (thrown) {
+		if (thrown instanceof IdError) throw new Error(thrown.message);
+		console.error("internal error in IdService", thrown);
+		throw new Error("internal: an internal error occurred; it has been logged");
+	}
+}

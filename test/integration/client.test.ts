@@ -1,0 +1,51 @@
+import type { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IdsError, idErrorCode, idsClient } from "../../src/client";
+import { startServiceAndConsumer } from "./setup";
+
+const TOKEN = "client-test-secret";
+let mf: Miniflare;
+let baseUrl: string;
+
+beforeAll(async () => {
+	const started = await startServiceAndConsumer({ apiToken: TOKEN });
+	mf = started.mf;
+	baseUrl = started.url.toString();
+}, 120_000);
+
+afterAll(() => mf?.dispose());
+
+describe("the typed HTTP client against the running service", () => {
+	it("covers every route", async () => {
+		const ids = idsClient({ baseUrl, token: TOKEN });
+		const named = await ids.snowflake({ workerId: 3, count: 4 });
+		expect(named).toMatchObject({ type: "snowflake", workerId: 3 });
+		expect(named.ids).toHaveLength(4);
+		const auto = await ids.snowflake();
+		expect(auto.ids).toHaveLength(1);
+		expect((await ids.ulid({ count: 2 })).ids).toHaveLength(2);
+		expect((await ids.ulid({ format: "uuid" })).ids[0]).toMatch(/^[0-9a-f]{8}-/);
+		expect((await ids.uuidv7({ count: 3 })).ids).toHaveLength(3);
+		expect(await ids.decode(named.ids[0] ?? "")).toMatchObject({ type: "snowflake", workerId: 3 });
+		expect(await ids.layout()).toMatchObject({ timeBits: 41, maxWorkerId: 1023 });
+		const stats = await ids.api.snowflake[":workerId"].stats.$get({ param: { workerId: "3" } });
+		expect(await stats.json()).toMatchObject({ workerId: 3, issued: 4 });
+	});
+
+	it("throws IdsError with the code, status and message", async () => {
+		const ids = idsClient({ baseUrl, token: TOKEN });
+		const error = await ids.snowflake({ workerId: 3, count: 0 }).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(IdsError);
+		expect(error).toMatchObject({ code: "invalid_count", status: 400 });
+		expect(idErrorCode(error)).toBe("invalid_count");
+	});
+
+	it("needs the token over HTTP", async () => {
+		const anonymous = idsClient({ baseUrl });
+		await expect(anonymous.uuidv7()).rejects.toMatchObject({ code: "unauthorized", status: 401 });
+		const wrong = idsClient({ baseUrl, token: "nope" });
+		await expect(wrong.decode("1")).rejects.toMatchObject({ code: "unauthorized" });
+		const health = await anonymous.api.health.$get();
+		expect(await health.json()).toEqual({ status: "ok" });
+	});
+});

@@ -1,0 +1,114 @@
+import type { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idErrorCode } from "../../src/client";
+import type { IdService } from "../../src/index";
+import { startServiceAndConsumer } from "./setup";
+
+let mf: Miniflare;
+let IDS: Service<IdService>;
+
+beforeAll(async () => {
+	// With a token set: binding callers must get through without it.
+	const started = await startServiceAndConsumer({ apiToken: "integration-secret" });
+	mf = started.mf;
+	const bindings = await mf.getBindings<{ IDS: Service<IdService> }>(started.consumerName);
+	IDS = bindings.IDS;
+}, 120_000);
+
+afterAll(() => mf?.dispose());
+
+describe("IdService over a service binding", () => {
+	it("snowflake: a worker ID's IDs as strictly increasing decimal strings", async () => {
+		const first = await IDS.snowflake({ workerId: 5, count: 3 });
+		const second = await IDS.snowflake({ workerId: 5, count: 2 });
+		expect(first.type).toBe("snowflake");
+		expect(first.workerId).toBe(5);
+		const ids = [...first.ids, ...second.ids].map(BigInt);
+		for (let i = 1; i < ids.length; i++)
+			expect((ids[i] as bigint) > (ids[i - 1] as bigint)).toBe(true);
+	});
+
+	it("snowflake: picks a worker ID when none is named", async () => {
+		const picked = await IDS.snowflake({ count: 2 });
+		expect(picked.workerId).toBeGreaterThanOrEqual(0);
+		expect(picked.workerId).toBeLessThanOrEqual(31);
+		expect(picked.ids).toHaveLength(2);
+	});
+
+	it("ulid and uuidv7", async () => {
+		const ulids = await IDS.ulid({ count: 3 });
+		expect(ulids.type).toBe("ulid");
+		for (const id of ulids.ids) expect(id).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+		const asUuid = await IDS.ulid({ count: 1, format: "uuid" });
+		expect(asUuid.ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		const uuids = await IDS.uuidv7();
+		expect(uuids.type).toBe("uuidv7");
+		expect(uuids.ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
+	});
+
+	it("decode: the spec vectors", async () => {
+		expect(await IDS.decode("910499571847892992")).toEqual({
+			type: "snowflake",
+			id: "910499571847892992",
+			timestamp: 1505914988849,
+			time: "2017-09-20T13:43:08.849Z",
+			workerId: 569,
+			sequence: 0,
+			datacenterId: 17,
+			machineId: 25,
+		});
+		expect(await IDS.decode("01ARYZ6S41TSV4RRFFQ69G5FAV")).toMatchObject({
+			type: "ulid",
+			timestamp: 1469918176385,
+			uuid: "01563df3-6481-d676-4c61-efb99302bd5b",
+		});
+		expect(await IDS.decode("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")).toMatchObject({
+			type: "uuidv7",
+			timestamp: 1645557742000,
+		});
+	});
+
+	it.each([
+		["invalid_count", () => IDS.snowflake({ count: 0 })],
+		["invalid_count", () => IDS.snowflake({ count: 10_001 })],
+		["invalid_count", () => IDS.ulid({ count: 2.5 })],
+		["invalid_count", () => IDS.uuidv7({ count: "3" as unknown as number })],
+		["invalid_worker_id", () => IDS.snowflake({ workerId: 1024 })],
+		["invalid_worker_id", () => IDS.snowflake({ workerId: -1 })],
+		["invalid_format", () => IDS.ulid({ format: "hex" as "uuid" })],
+		["invalid_id", () => IDS.decode("hello")],
+		["invalid_id", () => IDS.decode("80000000000000000000000000")],
+	] as [string, () => Promise<unknown>][])(
+		"rejects with %s in the message",
+		async (code, attempt) => {
+			// Miniflare's Node proxy may throw synchronously; a Worker caller gets a rejection.
+			const error = await Promise.resolve()
+				.then(() => attempt())
+				.then(
+					() => undefined,
+					(e: unknown) => e,
+				);
+			expect(error).toBeInstanceOf(Error);
+			expect((error as Error).message).toMatch(new RegExp(`^${code}: `));
+			expect(idErrorCode(error)).toBe(code);
+		},
+	);
+});
+
+describe("the example consumer Worker", () => {
+	it("gets IDs by RPC and by the typed client over its binding", async () => {
+		const consumer = await mf.getWorker("edge-ids-consumer");
+		const body = (await (await consumer.fetch("http://consumer.test/")).json()) as {
+			rpc: { order: { ids: string[] }; decoded: { workerId: number } };
+			http: { batch: { ids: string[] }; layout: { maxWorkerId: number } };
+		};
+		expect(body.rpc.order.ids).toHaveLength(3);
+		expect(body.rpc.decoded.workerId).toBe(7);
+		expect(body.http.batch.ids).toHaveLength(2);
+		expect(body.http.layout.maxWorkerId).toBe(1023);
+		const error = (await (await consumer.fetch("http://consumer.test/error")).json()) as {
+			code: string;
+		};
+		expect(error.code).toBe("invalid_count");
+	});
+});

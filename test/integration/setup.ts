@@ -1,0 +1,40 @@
+import { resolve } from "node:path";
+import { Miniflare } from "miniflare";
+import { unstable_readConfig } from "wrangler";
+
+/**
+ * Two Workers in one workerd, from their real bundles (built by global-setup.ts
+ * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService
+ * entrypoint. The service is the first worker, so `url` reaches it over HTTP.
+ * With `apiToken`, the service requires it over HTTP (not through the binding).
+ */
+export async function startServiceAndConsumer(options: { apiToken?: string } = {}) {
+	const service = unstable_readConfig({ config: "wrangler.jsonc" });
+	const consumer = unstable_readConfig({ config: "examples/consumer/wrangler.jsonc" });
+	const mf = new Miniflare({
+		host: "127.0.0.1",
+		port: 0,
+		workers: [
+			{
+				name: service.name,
+				modules: true,
+				scriptPath: resolve(".build/service/index.js"),
+				compatibilityDate: service.compatibility_date,
+				bindings: {
+					...(service.vars as Record<string, string>),
+					...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
+				},
+				durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
+			},
+			{
+				name: consumer.name,
+				modules: true,
+				scriptPath: resolve(".build/consumer/index.js"),
+				compatibilityDate: consumer.compatibility_date,
+				serviceBindings: { IDS: { name: service.name ?? "edge-ids", entrypoint: "IdService" } },
+			},
+		],
+	});
+	const url = await mf.ready;
+	return { mf, url, consumerName: consumer.name ?? "edge-ids-consumer" };
+}

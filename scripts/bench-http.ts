@@ -1,0 +1,191 @@
+/**
+ * npm run bench:http — edge-ids under `wrangler dev` (started here, local Durable
+ * Objects) loaded with autocannon, beside a peer measured in the same run: a
+ * plain Node http server generating Snowflakes with @sapphire/snowflake.
+ *
+ *   npm run bench:http                  # 5 s per scenario, connections 1/16/64
+ *   npm run bench:http -- --duration 2 --connections 16
+ *
+ * wrangler dev and the load generator share this machine's cores: read the
+ * ratios (measured in one run), not the absolute numbers, as the result.
+ */
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { freePort, startWranglerDev } from "./lib/wrangler-dev";
+
+const { values } = parseArgs({
+	options: {
+		duration: { type: "string", default: "5" },
+		connections: { type: "string", default: "1,16,64" },
+	},
+});
+const duration = Number(values.duration);
+const connectionLevels = values.connections.split(",").map(Number);
+const LAYOUT_LIMIT_IDS_PER_S = 4096 * 1000; // Twitter layout: 4,096 IDs per ms per worker ID
+
+interface Scenario {
+	name: string;
+	target: "edge-ids" | "peer";
+	path: string;
+	idsPerRequest: number;
+	headers?: Record<string, string>;
+}
+
+const scenarios: Scenario[] = [
+	{ name: "/health", target: "edge-ids", path: "/health", idsPerRequest: 0 },
+	{ name: "/snowflake/1", target: "edge-ids", path: "/snowflake/1", idsPerRequest: 1 },
+	{
+		name: "/snowflake/1?count=10000",
+		target: "edge-ids",
+		path: "/snowflake/1?count=10000",
+		idsPerRequest: 10_000,
+	},
+	{
+		name: "/snowflake?count=10000 (auto)",
+		target: "edge-ids",
+		path: "/snowflake?count=10000",
+		idsPerRequest: 10_000,
+	},
+	{
+		name: "/snowflake/1?count=10000 text/plain",
+		target: "edge-ids",
+		path: "/snowflake/1?count=10000",
+		idsPerRequest: 10_000,
+		headers: { accept: "text/plain" },
+	},
+	{ name: "/ulid", target: "edge-ids", path: "/ulid", idsPerRequest: 1 },
+	{ name: "peer /health", target: "peer", path: "/health", idsPerRequest: 0 },
+	{ name: "peer /snowflake", target: "peer", path: "/snowflake", idsPerRequest: 1 },
+	{
+		name: "peer /snowflake?count=10000",
+		target: "peer",
+		path: "/snowflake?count=10000",
+		idsPerRequest: 10_000,
+	},
+];
+
+interface Row {
+	scenario: string;
+	connections: number;
+	reqPerS: number;
+	p50: number;
+	p99: number;
+	idsPerS: number;
+	failures: number;
+}
+
+function load(url: string, connections: number, seconds: number, headers?: Record<string, string>) {
+	return new Promise<autocannon.Result>((resolve, reject) => {
+		autocannon({ url, connections, duration: seconds, headers }, (error, result) =>
+			error ? reject(error) : resolve(result),
+		);
+	});
+}
+
+async function startPeer(): Promise<{ url: string; stop: () => void }> {
+	const port = await freePort();
+	const child = spawn("npx", ["tsx", "scripts/peer-server.ts", String(port)], {
+		detached: true,
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	await new Promise<void>((resolve, reject) => {
+		child.stdout?.on("data", (chunk: Buffer) => {
+			if (chunk.toString().includes("listening")) resolve();
+		});
+		child.once("exit", () => reject(new Error("peer server exited")));
+	});
+	const stop = () => {
+		if (child.pid !== undefined) {
+			try {
+				process.kill(-child.pid, "SIGKILL");
+			} catch {
+				// gone
+			}
+		}
+	};
+	process.on("exit", stop);
+	return { url: `http://127.0.0.1:${port}`, stop };
+}
+
+const fmt = (n: number, digits = 0) =>
+	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+	console.log(
+		`starting wrangler dev and the peer (duration ${duration} s, connections ${connectionLevels.join("/")})`,
+	);
+	const dev = await startWranglerDev();
+	const peer = await startPeer();
+	const rows: Row[] = [];
+	const loadStarted = Date.now();
+	try {
+		// Warm both: first requests compile code and create Durable Objects.
+		for (const s of scenarios) {
+			const base = s.target === "peer" ? peer.url : dev.url;
+			await load(base + s.path, 4, 1, s.headers);
+		}
+		for (const s of scenarios) {
+			for (const connections of connectionLevels) {
+				const base = s.target === "peer" ? peer.url : dev.url;
+				const result = await load(base + s.path, connections, duration, s.headers);
+				const ok = result.requests.total - result.non2xx - result.errors;
+				rows.push({
+					scenario: s.name,
+					connections,
+					reqPerS: result.requests.average,
+					p50: result.latency.p50,
+					p99: result.latency.p99,
+					idsPerS: (ok / duration) * s.idsPerRequest,
+					failures: result.non2xx + result.errors + result.timeouts,
+				});
+				const row = rows.at(-1) as Row;
+				console.log(
+					`${s.name.padEnd(38)} c=${String(connections).padEnd(3)} ${fmt(row.reqPerS).padStart(7)} req/s  p50 ${fmt(row.p50)} ms  p99 ${fmt(row.p99)} ms  ${fmt(row.idsPerS).padStart(11)} IDs/s${row.failures ? `  FAILURES ${row.failures}` : ""}`,
+				);
+			}
+		}
+		const stats = (await (await fetch(`${dev.url}/snowflake/1/stats`)).json()) as {
+			leaseWrites: number;
+			issued: number;
+		};
+		const loadSeconds = (Date.now() - loadStarted) / 1000;
+
+		const best = (name: string, key: "reqPerS" | "idsPerS") =>
+			Math.max(...rows.filter((r) => r.scenario === name).map((r) => r[key]));
+		const health = best("/health", "reqPerS");
+		const single = best("/snowflake/1", "reqPerS");
+		const batch = best("/snowflake/1?count=10000", "idsPerS");
+		const auto = best("/snowflake?count=10000 (auto)", "idsPerS");
+		const text = best("/snowflake/1?count=10000 text/plain", "idsPerS");
+		const peerSingle = best("peer /snowflake", "reqPerS");
+		const peerBatch = best("peer /snowflake?count=10000", "idsPerS");
+		const peerHealth = best("peer /health", "reqPerS");
+
+		console.log("\nsummary (best over connection levels)");
+		console.table({
+			"single /snowflake/1 vs /health (goal >= 85%)": `${fmt((single / health) * 100, 1)} %`,
+			"one worker ID, batches: IDs/s": fmt(batch),
+			"  vs layout limit 4.096 M/s (goal >= 75%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
+			"auto worker IDs, batches: IDs/s": fmt(auto),
+			"text/plain batches: IDs/s": fmt(text),
+			"peer single req/s vs ours": `${fmt(peerSingle)} vs ${fmt(single)} (ours ${fmt(single / peerSingle, 2)}x)`,
+			"peer batch IDs/s vs ours": `${fmt(peerBatch)} vs ${fmt(batch)} (ours ${fmt(batch / peerBatch, 2)}x)`,
+			"/health: wrangler dev vs plain node": `${fmt(health)} vs ${fmt(peerHealth)}`,
+			"lease writes, worker ID 1": `${stats.leaseWrites} over ${fmt(loadSeconds)} s, ${fmt(stats.issued)} IDs issued`,
+		});
+		const failures = rows.reduce((n, r) => n + r.failures, 0);
+		if (failures > 0) {
+			console.error(`${failures} failed requests`);
+			process.exitCode = 1;
+		}
+	} finally {
+		peer.stop();
+		await dev.stop();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
@@ -13,6 +13,17 @@ function wantsText(c: Context): boolean {
 	);
 }
 
+/**
+ * The body as JSON, with the IDs joined rather than stringified one by one: IDs
+ * are digits, Crockford base32 or hex and hyphens, so none needs escaping.
+ */
+function idsJson(body: { ids: string[] }): string {
+	const { ids, ...head } = body;
+	const fields = JSON.stringify(head);
+	const list = ids.length === 0 ? "[]" : `["${ids.join('","')}"]`;
+	return `${fields.slice(0, -1)}${fields.length > 2 ? "," : ""}"ids":${list}}`;
+}
+
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
 export function idsResponse<T extends { ids: string[] }>(c: Context, body: T) {
 	if (wantsText(c)) {
@@ -21,5 +32,9 @@ export function idsResponse<T extends { ids: string[] }>(c: Context, body: T) {
 			"Content-Type": "text/plain; charset=utf-8",
 		});
 	}
-	return c.json(body, 200, NO_STORE);
+	// Typed as c.json's answer, so hono/client knows the body's shape.
+	return c.body(idsJson(body), 200, {
+		...NO_STORE,
+		"Content-Type": "application/json",
+	}) as unknown as Response & TypedResponse<T, 200, "json">;
 }

@@ -1,4 +1,5 @@
-import { createExecutionContext, env } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/worker/app";
 import { snowflakeIds } from "../../src/worker/ids";

@@ -52,6 +52,13 @@ export interface SnowflakeStats {
  * state read, any wait (regression, rollover, lease write) and the state update
  * form one critical section, because a host like a Durable Object lets other
  * requests in while this one awaits a timer.
+ *
+ * Most calls need no wait at all, and those take a fast path: when no other call
+ * is in flight, the clock is at or past the last tick, the persisted mark already
+ * covers it and the IDs fit in what is left of the tick, they are issued
+ * synchronously, without the queue's promise hops. That is the same critical
+ * section, only without awaiting: with nothing in flight there is nobody to wait
+ * for, and nothing can run in between. Every other call goes through the queue.
  */
 export class SnowflakeGenerator {
 	readonly layout: SnowflakeLayout;
@@ -62,6 +69,7 @@ export class SnowflakeGenerator {
 	private readonly persistMark: (tick: number) => void | Promise<void>;
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
+	private readonly decimal: DecimalFormatter;
 
 	/** The tick and sequence of the last ID issued (or the restored mark, as if its tick were full). */
 	private lastTick: number;
@@ -71,6 +79,8 @@ export class SnowflakeGenerator {
 	/** True from a restore until the clock has passed the restored mark. */
 	private restoring: boolean;
 	private tail: Promise<unknown> = Promise.resolve();
+	/** Queued calls not finished yet (running, waiting, or queued behind one that is). */
+	private inFlight = 0;
 	private readonly counters: Omit<SnowflakeStats, "lastTimestamp"> = {
 		issued: 0,
 		requests: 0,
@@ -98,6 +108,7 @@ export class SnowflakeGenerator {
 		// Leaf's fix for all-even IDs at low load: start each tick at a small random
 		// sequence. 2^(bits/2) values (64 of 4,096 for Twitter) cost under 2% of capacity.
 		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
+		this.decimal = new DecimalFormatter(layout, workerId);
 
 		const restored = options.restoredMark;
 		this.mark = restored ?? -1;
@@ -107,15 +118,16 @@ export class SnowflakeGenerator {
 	}
 
 	/** `count` IDs as decimal strings, strictly increasing. */
-	async next(count = 1): Promise<string[]> {
-		return formatRuns(this.layout, this.workerId, await this.nextRuns(count));
+	next(count = 1): Promise<string[]> {
+		const started = this.start(count);
+		if (started instanceof Promise) return started.then((runs) => this.decimal.format(runs));
+		return Promise.resolve(this.decimal.formatRun(started));
 	}
 
 	/** `count` IDs in compact form, strictly increasing across runs and calls. */
 	nextRuns(count = 1): Promise<IdRun[]> {
-		const result = this.tail.then(() => this.issue(count));
-		this.tail = result.catch(() => undefined);
-		return result;
+		const started = this.start(count);
+		return started instanceof Promise ? started : Promise.resolve([started]);
 	}
 
 	stats(): SnowflakeStats {
@@ -125,61 +137,138 @@ export class SnowflakeGenerator {
 		};
 	}
 
-	private async issue(count: number): Promise<IdRun[]> {
-		this.counters.requests++;
-		if (!Number.isSafeInteger(count) || count < 1) {
-			throw new IdError("invalid_count", `count must be a positive integer, got ${count}`);
+	/**
+	 * Begins a call: the IDs themselves when the fast path can issue them, else the
+	 * queued call's promise. Never throws; a failure is a rejected promise.
+	 */
+	private start(count: number): IdRun | Promise<IdRun[]> {
+		if (this.inFlight > 0) return this.enqueue(count, undefined);
+		let now: number;
+		let run: IdRun | undefined;
+		try {
+			now = this.clock.now();
+			run = this.issueAtOnce(count, now);
+		} catch (error) {
+			this.counters.requests++;
+			return Promise.reject(error);
 		}
+		// Not at once: the queued path takes over with this clock reading, so a call
+		// reads the clock the same number of times whichever path it ends on.
+		return run ?? this.enqueue(count, now);
+	}
+
+	/**
+	 * The fast path, only when nothing is in flight: issues `count` IDs in the tick of
+	 * `now` if that needs no wait and no storage write, else returns undefined having
+	 * changed nothing (the queued path then handles the call, errors included).
+	 */
+	private issueAtOnce(count: number, now: number): IdRun | undefined {
 		const { layout } = this;
-		const runs: IdRun[] = [];
-		let remaining = count;
-		while (remaining > 0) {
-			const now = this.clock.now();
-			const tick = layout.tickOf(now);
-
-			if (tick < 0) {
-				throw new IdError(
-					"invalid_config",
-					`the clock (${new Date(now).toISOString()}) is before the Snowflake epoch (${new Date(layout.epoch).toISOString()})`,
-				);
-			}
-			// Regression first, before the sequence is touched: the original Twitter
-			// code reset the sequence first and could repeat IDs.
-			if (tick < this.lastTick) {
-				await this.waitForClock(now);
-				continue;
-			}
-			if (tick === this.lastTick && this.sequence >= layout.maxSequence) {
-				if (!this.restoring) this.counters.rolloverWaits++;
-				await this.clock.sleep(Math.max(1, layout.msOf(tick + 1) - now));
-				continue;
-			}
-			if (tick >= layout.tickLimit) {
-				throw new IdError(
-					"layout_exhausted",
-					`the Snowflake layout ran out of time at ${new Date(layout.exhaustsAt).toISOString()}; configure a later epoch or more time bits`,
-				);
-			}
-			if (tick > this.mark) {
-				const mark = tick + this.leaseTicks;
-				await this.persistMark(mark);
-				this.mark = mark;
-				this.counters.leaseWrites++;
-			}
-
-			const first =
-				tick > this.lastTick
-					? Math.floor(this.random() * this.sequenceStartLimit)
-					: this.sequence + 1;
-			const n = Math.min(remaining, layout.maxSequence - first + 1);
-			runs.push({ tick, firstSequence: first, count: n });
-			this.lastTick = tick;
-			this.sequence = first + n - 1;
-			this.restoring = false;
-			remaining -= n;
-		}
+		const tick = layout.tickOf(now);
+		if (!Number.isSafeInteger(count) || count < 1) return undefined;
+		// Only a tick inside the layout, not behind the last one and covered by the stored
+		// mark; otherwise an error, a regression wait or a lease write comes first.
+		// (Written as a positive test so that a NaN clock reading falls through too.)
+		const ready =
+			tick >= 0 && tick < layout.tickLimit && tick >= this.lastTick && tick <= this.mark;
+		if (!ready) return undefined;
+		// Room left in the tick; a new tick starts at a random sequence, so count on the
+		// highest start. (After a restore the restored tick is full, so a restoring
+		// generator never gets here: the queued path does the waiting.)
+		const room =
+			tick === this.lastTick
+				? layout.maxSequence - this.sequence
+				: layout.maxSequence - this.sequenceStartLimit + 2;
+		if (count > room) return undefined;
+		const run = this.takeRun(tick, count);
+		this.counters.requests++;
 		this.counters.issued += count;
-		return runs;
+		return run;
+	}
+
+	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. */
+	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
+		this.inFlight++;
+		// With nothing in flight the call starts right away (an async function runs
+		// synchronously up to its first await), so the reading is still current.
+		const result =
+			reading === undefined
+				? this.tail.then(() => this.issue(count, undefined))
+				: this.issue(count, reading);
+		this.tail = result.catch(() => undefined);
+		return result;
+	}
+
+	/** The queued path: the whole critical section, waits included. */
+	private async issue(count: number, reading: number | undefined): Promise<IdRun[]> {
+		try {
+			this.counters.requests++;
+			if (!Number.isSafeInteger(count) || count < 1) {
+				throw new IdError("invalid_count", `count must be a positive integer, got ${count}`);
+			}
+			const { layout } = this;
+			const runs: IdRun[] = [];
+			let remaining = count;
+			let firstReading = reading;
+			while (remaining > 0) {
+				const now = firstReading ?? this.clock.now();
+				firstReading = undefined;
+				const tick = layout.tickOf(now);
+
+				if (tick < 0) {
+					throw new IdError(
+						"invalid_config",
+						`the clock (${new Date(now).toISOString()}) is before the Snowflake epoch (${new Date(layout.epoch).toISOString()})`,
+					);
+				}
+				// Regression first, before the sequence is touched: the original Twitter
+				// code reset the sequence first and could repeat IDs.
+				if (tick < this.lastTick) {
+					await this.waitForClock(now);
+					continue;
+				}
+				if (tick === this.lastTick && this.sequence >= layout.maxSequence) {
+					if (!this.restoring) this.counters.rolloverWaits++;
+					await this.clock.sleep(Math.max(1, layout.msOf(tick + 1) - now));
+					continue;
+				}
+				if (tick >= layout.tickLimit) {
+					throw new IdError(
+						"layout_exhausted",
+						`the Snowflake layout ran out of time at ${new Date(layout.exhaustsAt).toISOString()}; configure a later epoch or more time bits`,
+					);
+				}
+				if (tick > this.mark) {
+					const mark = tick + this.leaseTicks;
+					await this.persistMark(mark);
+					this.mark = mark;
+					this.counters.leaseWrites++;
+				}
+				const run = this.takeRun(tick, remaining);
+				runs.push(run);
+				remaining -= run.count;
+			}
+			this.counters.issued += count;
+			return runs;
+		} finally {
+			this.inFlight--;
+		}
+	}
+
+	/**
+	 * Issues up to `wanted` IDs from `tick`, which is at or after the last tick and
+	 * covered by the mark: the state update both paths share.
+	 */
+	private takeRun(tick: number, wanted: number): IdRun {
+		const first =
+			tick > this.lastTick
+				? Math.floor(this.random() * this.sequenceStartLimit)
+				: this.sequence + 1;
+		const count = Math.min(wanted, this.layout.maxSequence - first + 1);
+		this.lastTick = tick;
+		this.sequence = first + count - 1;
+		this.restoring = false;
+		return { tick, firstSequence: first, count };
 	}
 
 	/** The clock is behind the last tick: wait it out if within bounds, else refuse. */
@@ -204,35 +293,89 @@ export class SnowflakeGenerator {
 	}
 }
 
-const DECIMAL_SPLIT = 1_000_000_000n;
+/** Decimal strings for runs of IDs of one worker ID (see `DecimalFormatter`). */
+export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRun[]): string[] {
+	return new DecimalFormatter(layout, workerId).format(runs);
+}
+
+/** "000" … "999": the last three digits of an ID, by value. */
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"));
 
 /**
- * Decimal strings for runs of IDs. One BigInt split per run, then plain number
- * arithmetic per ID: the run's base (tick and worker bits) is cut into a high
- * and a low part below 10^9, and each sequence is added to the low part.
+ * Decimal text for the IDs of one worker ID. A 63-bit ID does not fit in a double,
+ * so each ID is written as its head (the ID divided by 1,000, as decimal text) and
+ * its last three digits from a table: one string concatenation per ID, with no
+ * BigInt and no number-to-string conversion. The head changes only every 1,000
+ * consecutive IDs; it, and the split of the tick's base (tick and worker bits,
+ * sequence 0), are computed with BigInt and remembered, so single IDs from one
+ * tick (the generator's `next(1)`) reuse them too.
  */
-export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRun[]): string[] {
-	let total = 0;
-	for (const run of runs) total += run.count;
-	const ids = new Array<string>(total);
-	let i = 0;
-	for (const run of runs) {
-		const base = layout.compose({ tick: run.tick, workerId, sequence: 0 });
-		const high = Number(base / DECIMAL_SPLIT);
-		const low = Number(base % DECIMAL_SPLIT);
-		const end = run.firstSequence + run.count;
-		if (high === 0) {
-			for (let s = run.firstSequence; s < end; s++) ids[i++] = String(low + s);
-			continue;
-		}
-		const prefix = String(high);
-		for (let s = run.firstSequence; s < end; s++) {
-			const v = low + s;
-			ids[i++] =
-				v < 1e9
-					? prefix + String(v + 1e9).slice(1)
-					: String(high + Math.floor(v / 1e9)) + String((v % 1e9) + 1e9).slice(1);
-		}
+class DecimalFormatter {
+	private readonly layout: SnowflakeLayout;
+	private readonly workerId: number;
+	/** The tick whose base is split below, or -1. */
+	private tick = -1;
+	/** The tick's base as `baseThousands × 1000 + baseRest`. */
+	private baseThousands = 0n;
+	private baseRest = 0;
+	/** The head for IDs `headOffset` thousands above `baseThousands × 1000`, or -1. */
+	private headOffset = -1;
+	private head = "";
+
+	constructor(layout: SnowflakeLayout, workerId: number) {
+		this.layout = layout;
+		this.workerId = workerId;
 	}
-	return ids;
+
+	format(runs: IdRun[]): string[] {
+		let total = 0;
+		for (const run of runs) total += run.count;
+		const ids = new Array<string>(total);
+		let at = 0;
+		for (const run of runs) at = this.write(run, ids, at);
+		return ids;
+	}
+
+	/** One run's IDs (what the generator's fast path issues). */
+	formatRun(run: IdRun): string[] {
+		const ids = new Array<string>(run.count);
+		this.write(run, ids, 0);
+		return ids;
+	}
+
+	/** Writes the run's IDs into `ids` from index `at`; returns the index after them. */
+	private write(run: IdRun, ids: string[], at: number): number {
+		if (run.tick !== this.tick) {
+			const base = this.layout.compose({ tick: run.tick, workerId: this.workerId, sequence: 0 });
+			this.tick = run.tick;
+			this.baseThousands = base / 1000n;
+			this.baseRest = Number(base % 1000n);
+			this.headOffset = -1;
+		}
+		// The first ID is (baseThousands + thousands) × 1000 + rest, with rest < 1000.
+		const start = this.baseRest + run.firstSequence;
+		let thousands = Math.floor(start / 1000);
+		let rest = start - thousands * 1000;
+		let head = this.headAt(thousands);
+		const end = at + run.count;
+		for (let i = at; i < end; i++) {
+			// An empty head means an ID below 1,000 (only at the very start of the epoch): no padding.
+			ids[i] = head === "" ? String(rest) : head + THREE_DIGITS[rest];
+			if (++rest === 1000) {
+				rest = 0;
+				head = this.headAt(++thousands);
+			}
+		}
+		return end;
+	}
+
+	/** The decimal head of IDs `thousands` thousands above the base's; "" for zero. */
+	private headAt(thousands: number): string {
+		if (thousands !== this.headOffset) {
+			const value = this.baseThousands + BigInt(thousands);
+			this.head = value === 0n ? "" : String(value);
+			this.headOffset = thousands;
+		}
+		return this.head;
+	}
 }

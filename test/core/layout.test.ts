@@ -99,4 +99,62 @@ describe("SnowflakeLayout", () => {
 			expect(id).toBe(layout.compose({ tick, workerId: 0, sequence: s }).toString());
 		});
 	});
+
+	it("formats several runs of any layout, across thousands and ticks, as BigInt does", () => {
+		// Runs longer than 1,000 IDs cross the formatter's head boundary; runs of one
+		// tick that come back after another tick must not reuse a stale split.
+		const runsArb = (layout: SnowflakeLayout) =>
+			fc.array(
+				fc
+					.record({
+						tick: fc.integer({ min: 0, max: Math.min(layout.tickLimit - 1, 2 ** 53 - 1) }),
+						firstSequence: fc.integer({ min: 0, max: layout.maxSequence }),
+						count: fc.integer({ min: 1, max: 3_000 }),
+					})
+					.map((run) => ({
+						...run,
+						count: Math.min(run.count, layout.maxSequence - run.firstSequence + 1),
+					})),
+				{ minLength: 1, maxLength: 4 },
+			);
+		fc.assert(
+			fc.property(
+				layoutArb.chain((layout) =>
+					fc.tuple(
+						fc.constant(layout),
+						fc.integer({ min: 0, max: layout.maxWorkerId }),
+						runsArb(layout),
+					),
+				),
+				([layout, workerId, runs]) => {
+					const runsTwice = [...runs, ...runs];
+					const expected = runsTwice.flatMap((run) =>
+						Array.from({ length: run.count }, (_, k) =>
+							layout
+								.compose({ tick: run.tick, workerId, sequence: run.firstSequence + k })
+								.toString(),
+						),
+					);
+					expect(formatRuns(layout, workerId, runsTwice)).toEqual(expected);
+				},
+			),
+			{ numRuns: 60 },
+		);
+	});
+
+	it("formats the top of the 63-bit range and IDs below 1,000", () => {
+		const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
+		const last = layout.tickLimit - 1; // IDs above 2^53 × 1000: the head needs more than a double
+		const top = formatRuns(layout, 1023, [{ tick: last, firstSequence: 4000, count: 96 }]);
+		expect(top.at(-1)).toBe((2n ** 63n - 1n).toString());
+		top.forEach((id, k) => {
+			expect(id).toBe(
+				layout.compose({ tick: last, workerId: 1023, sequence: 4000 + k }).toString(),
+			);
+		});
+		const bottom = formatRuns(layout, 0, [{ tick: 0, firstSequence: 0, count: 1_200 }]);
+		expect(bottom.slice(0, 3)).toEqual(["0", "1", "2"]);
+		expect(bottom.slice(998, 1_001)).toEqual(["998", "999", "1000"]);
+		expect(bottom.at(-1)).toBe("1199");
+	});
 });

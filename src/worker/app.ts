@@ -58,6 +58,9 @@ const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
 		return await handler(c, next);
 	} catch (error) {
 		if (error instanceof HTTPException) {
+			// A 401 must carry the challenge (RFC 7235 §3.1): keep bearerAuth's.
+			const challenge = error.getResponse().headers.get("WWW-Authenticate");
+			if (challenge) c.header("WWW-Authenticate", challenge);
 			// bearerAuth answers a malformed header with 400; both mean "no valid token".
 			throw new IdError(
 				"unauthorized",
@@ -68,6 +71,25 @@ const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
 	}
 };
 
+/**
+ * The longest request URL served. Every valid one is under 100 characters; a longer
+ * one is refused before routing and auth, so no error message echoes kilobytes of
+ * input. (Before the Worker: Cloudflare's edge answers 414 above 32 KB, local workerd
+ * 431 above a 64 KB request line.) Bodies are never read, so their size costs nothing.
+ */
+const MAX_URL_LENGTH = 4_096;
+
+const urlLengthGuard: MiddlewareHandler<AppEnv> = (c, next) => {
+	const length = c.req.url.length;
+	if (length > MAX_URL_LENGTH) {
+		throw new IdError(
+			"not_found",
+			`no route has a URL longer than ${MAX_URL_LENGTH} characters; this one has ${length}`,
+		);
+	}
+	return next();
+};
+
 const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 	c.header("Allow", allowed.join(", "));
 	throw new IdError(
@@ -76,9 +98,16 @@ const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 	);
 };
 
-const base = new Hono<AppEnv>().use(requestId()).use(corsFromConfig).use(authFromConfig);
+const base = new Hono<AppEnv>()
+	.use(requestId())
+	.use(corsFromConfig)
+	.use(urlLengthGuard)
+	.use(authFromConfig);
 
-const routes = base.route("/", metaRoutes).route("/", snowflakeRoutes).route("/", statelessRoutes);
+const routes = base
+	.route("/", metaRoutes)
+	.route("/", snowflakeRoutes)
+	.route("/", statelessRoutes);
 
 for (const [path, allowed] of Object.entries(ALLOWED_METHODS)) {
 	routes.all(path, methodNotAllowed(allowed));

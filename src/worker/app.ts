@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env";
 import { type Config, configFrom } from "./config";
 import { errorResponse } from "./errors";
 import { metaRoutes } from "./routes/meta";
+import { pageRoutes } from "./routes/page";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 
@@ -16,6 +17,7 @@ const PUBLIC_PATHS = new Set(["/", "/health"]);
 
 /** Each known path and the methods it takes; any other method is a 405. */
 const ALLOWED_METHODS: Record<string, string[]> = {
+	"/": ["GET"],
 	"/health": ["GET"],
 	"/layout": ["GET"],
 	"/snowflake": ["GET", "POST"],
@@ -105,6 +107,7 @@ const base = new Hono<AppEnv>()
 	.use(authFromConfig);
 
 const routes = base
+	.route("/", pageRoutes)
 	.route("/", metaRoutes)
 	.route("/", snowflakeRoutes)
 	.route("/", statelessRoutes);
@@ -116,7 +119,7 @@ for (const [path, allowed] of Object.entries(ALLOWED_METHODS)) {
 routes.notFound((c) => {
 	throw new IdError(
 		"not_found",
-		`no route ${c.req.path}; see /health, /layout, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
+		`no route ${c.req.path}; see / (playground), /health, /layout, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
 	);
 });
 routes.onError((error, c) => errorResponse(c, error));

@@ -12,7 +12,8 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { freePort, startWranglerDev } from "./lib/wrangler-dev";
+import { freePort } from "./lib/ports";
+import { startWranglerDev } from "./lib/wrangler-dev";
 
 const { values } = parseArgs({
 	options: {

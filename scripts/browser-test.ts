@@ -6,11 +6,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { freePort } from "./lib/ports";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ARTIFACTS = join(ROOT, "test-artifacts");
@@ -32,21 +32,6 @@ interface Server {
 	persistDir: string;
 }
 const servers: Server[] = [];
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once("error", reject);
-		probe.listen(0, "127.0.0.1", () => {
-			const address = probe.address();
-			probe.close(() =>
-				typeof address === "object" && address
-					? resolve(address.port)
-					: reject(new Error("no port")),
-			);
-		});
-	});
-}
 
 async function startWrangler(extraArgs: string[] = []): Promise<Server> {
 	const port = await freePort();

@@ -4,7 +4,7 @@
  * `stop()` (and any exit of this process) kills by PID. Loopback only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./ports";
 
 export interface DevServer {
 	url: string;
@@ -42,19 +42,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 	process.on(signal, () => {
 		for (const child of running) killGroup(child, "SIGKILL");
 		process.exit(130);
-	});
-}
-
-export async function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on("error", reject);
-		server.listen(0, "127.0.0.1", () => {
-			const address = server.address();
-			const port = typeof address === "object" && address ? address.port : 0;
-			server.close(() => resolve(port));
-		});
 	});
 }
 

@@ -12,13 +12,13 @@
  * vitest-pool-workers 0.15.1 each `exports.default.fetch` in a file is slower than
  * the last (cloudflare/workers-sdk#15446), and this file sends about 500.
  */
-import { createExecutionContext, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { app } from "../../src/worker/app";
-import { expectIncreasing, snowflakeStub, TestClock, useTestClock } from "./helpers";
+import { expectIncreasing, restart, TestClock, useTestClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
@@ -73,17 +73,6 @@ function concurrentRequests(workerId: number, n: number): Promise<Answer[]> {
 
 async function stats(workerId: number) {
 	return (await callJson<Record<string, unknown>>(`/snowflake/${workerId}/stats`)).body;
-}
-
-/** Ends the object's current instance, as an eviction, crash or redeploy would. */
-async function restart(workerId: number) {
-	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
-		try {
-			state.abort("test restart");
-		} catch {
-			// abort throws in the aborting call; the instance is gone either way
-		}
-	}).catch(() => undefined);
 }
 
 describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {

@@ -53,3 +53,14 @@ export function expectIncreasing(ids: string[]): boolean {
 	}
 	return true;
 }
+
+/** Ends the object's current instance, as an eviction, crash or redeploy would. */
+export async function restart(workerId: number) {
+	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
+		try {
+			state.abort("test restart");
+		} catch {
+			// abort throws in the aborting call; the instance is gone either way
+		}
+	}).catch(() => undefined);
+}

@@ -1,21 +1,17 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { callJson, expectIncreasing, snowflakeStub, TestClock, useTestClock } from "./helpers";
+import {
+	callJson,
+	expectIncreasing,
+	restart,
+	snowflakeStub,
+	TestClock,
+	useTestClock,
+} from "./helpers";
 
 const T = 1_800_000_000_000;
 type Ids = { ids: string[] };
-
-/** Ends the object's current instance, as an eviction, crash or redeploy would. */
-async function restart(workerId: number) {
-	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
-		try {
-			state.abort("test restart");
-		} catch {
-			// abort throws in the aborting call; the instance is gone either way
-		}
-	}).catch(() => undefined);
-}
 
 describe("a restarted object never reissues", () => {
 	it("issues above every earlier ID, even when its new clock is behind the stored mark", async () => {

@@ -12,38 +12,7 @@ import {
 	incrementBase32,
 	MAX_TIMESTAMP_MS,
 } from "../../src/ids/base32";
-import { IdError } from "../../src/ids/errors";
-
-// Independent oracle: BigInt arithmetic on the alphabet as the spec writes it.
-const SPEC_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-function toBase32(value: bigint, length: number): string {
-	let text = "";
-	let rest = value;
-	for (let i = 0; i < length; i++) {
-		text = SPEC_ALPHABET.charAt(Number(rest % 32n)) + text;
-		rest /= 32n;
-	}
-	return text;
-}
-
-function bigOf(bytes: Uint8Array): bigint {
-	let value = 0n;
-	for (const byte of bytes) value = (value << 8n) | BigInt(byte);
-	return value;
-}
-
-function expectIdError(run: () => unknown, code: string, message?: RegExp): void {
-	let thrown: unknown;
-	try {
-		run();
-	} catch (error) {
-		thrown = error;
-	}
-	expect(thrown).toBeInstanceOf(IdError);
-	expect((thrown as IdError).code).toBe(code);
-	if (message) expect((thrown as IdError).detail).toMatch(message);
-}
+import { bigOf, expectIdError, SPEC_ALPHABET, toBase32 } from "./oracle";
 
 describe("digit table", () => {
 	it("maps every character code exactly as Crockford specifies", () => {

@@ -4,46 +4,16 @@ import { MAX_TIMESTAMP_MS } from "../../src/ids/base32";
 import type { RandomBytes } from "../../src/ids/clock";
 import { IdError } from "../../src/ids/errors";
 import { decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "../../src/ids/ulid";
-
-// Independent oracle: BigInt arithmetic on the alphabet as the spec writes it.
-const SPEC_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-function toBase32(value: bigint, length: number): string {
-	let text = "";
-	let rest = value;
-	for (let i = 0; i < length; i++) {
-		text = SPEC_ALPHABET.charAt(Number(rest % 32n)) + text;
-		rest /= 32n;
-	}
-	return text;
-}
-
-function fromBase32(text: string): bigint {
-	let value = 0n;
-	for (const char of text) value = value * 32n + BigInt(SPEC_ALPHABET.indexOf(char));
-	return value;
-}
-
-function bytesOf(value: bigint, length: number): Uint8Array {
-	const bytes = new Uint8Array(length);
-	let rest = value;
-	for (let i = length - 1; i >= 0; i--) {
-		bytes[i] = Number(rest & 0xffn);
-		rest >>= 8n;
-	}
-	return bytes;
-}
-
-function bigOf(bytes: Uint8Array): bigint {
-	let value = 0n;
-	for (const byte of bytes) value = (value << 8n) | BigInt(byte);
-	return value;
-}
-
-function uuidOf(value: bigint): string {
-	const hex = value.toString(16).padStart(32, "0");
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+import {
+	bigOf,
+	bytesOf,
+	expectIdError,
+	expectStrictlyIncreasing,
+	fromBase32,
+	SPEC_ALPHABET,
+	toBase32,
+	uuidOf,
+} from "./oracle";
 
 /** RandomBytes that fills every request with `pattern` repeated (the pool asks for 160 bytes). */
 function repeating(pattern: Uint8Array): RandomBytes {
@@ -63,27 +33,6 @@ function drawing(...randomParts: string[]): RandomBytes {
 			bytes.set(bytesOf(fromBase32(part), 10), at);
 		}
 	};
-}
-
-function expectIdError(run: () => unknown, code: string, message?: RegExp): IdError {
-	let thrown: unknown;
-	try {
-		run();
-	} catch (error) {
-		thrown = error;
-	}
-	expect(thrown).toBeInstanceOf(IdError);
-	const error = thrown as IdError;
-	expect(error.code).toBe(code);
-	if (message) expect(error.detail).toMatch(message);
-	return error;
-}
-
-function expectStrictlyIncreasing(ids: string[]): void {
-	for (let i = 1; i < ids.length; i++) {
-		const [before, after] = [ids[i - 1] ?? "", ids[i] ?? ""];
-		if (!(before < after)) throw new Error(`not increasing at ${i}: ${before} then ${after}`);
-	}
 }
 
 const SPEC_ULID = "01ARYZ6S41TSV4RRFFQ69G5FAV";

@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMESTAMP_MS } from "../../src/ids/base32";
 import type { RandomBytes } from "../../src/ids/clock";
-import { IdError } from "../../src/ids/errors";
 import {
 	formatUuid,
 	MAX_UUIDV7_COUNTER,
@@ -10,6 +9,7 @@ import {
 	UuidV7Factory,
 	uuidV7Timestamp,
 } from "../../src/ids/uuidv7";
+import { expectIdError, expectStrictlyIncreasing, uuidOf } from "./oracle";
 
 // Independent oracle: the RFC 9562 bit layout assembled with BigInt.
 function expectedUuidV7(ms: number, counter: number, random32: number): string {
@@ -22,11 +22,6 @@ function expectedUuidV7(ms: number, counter: number, random32: number): string {
 		((counterBits & 0x3fffffffn) << 32n) | // rand_b top 30: counter bits 29..0
 		BigInt(random32);
 	return uuidOf(value);
-}
-
-function uuidOf(value: bigint): string {
-	const hex = value.toString(16).padStart(32, "0");
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function fields(uuid: string): { ms: number; version: number; variant: number; counter: number } {
@@ -52,27 +47,6 @@ const fill =
 	(bytes) => {
 		bytes.fill(byte);
 	};
-
-function expectIdError(run: () => unknown, code: string, message?: RegExp): IdError {
-	let thrown: unknown;
-	try {
-		run();
-	} catch (error) {
-		thrown = error;
-	}
-	expect(thrown).toBeInstanceOf(IdError);
-	const error = thrown as IdError;
-	expect(error.code).toBe(code);
-	if (message) expect(error.detail).toMatch(message);
-	return error;
-}
-
-function expectStrictlyIncreasing(ids: string[]): void {
-	for (let i = 1; i < ids.length; i++) {
-		const [before, after] = [ids[i - 1] ?? "", ids[i] ?? ""];
-		if (!(before < after)) throw new Error(`not increasing at ${i}: ${before} then ${after}`);
-	}
-}
 
 const RFC_EXAMPLE = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
 const T = 1645557742000;

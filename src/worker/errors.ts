@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
 import { IdError, type IdErrorCode } from "../ids/errors";
 
 export const STATUS_OF: Record<IdErrorCode, 400 | 401 | 404 | 405 | 500 | 503> = {
@@ -25,9 +24,6 @@ export interface ErrorBody {
 /** Any thrown value as an IdError; unknown failures become `internal` with no details. */
 export function asIdError(error: unknown): IdError {
 	if (error instanceof IdError) return error;
-	if (error instanceof HTTPException && error.status === 401) {
-		return new IdError("unauthorized", "a valid bearer token is required");
-	}
 	return new IdError("internal", "an internal error occurred; it has been logged");
 }
 

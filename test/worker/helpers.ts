@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import type { Clock } from "../../src/ids/clock";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { FrozenClock } from "../core/fake-clock";
 
 /** A request to the Worker under test, as a client would send it. */
 export function call(path: string, init?: RequestInit): Promise<Response> {
@@ -25,16 +25,10 @@ export function snowflakeStub(workerId: number) {
  * other requests interleave, as they do in a Durable Object awaiting a timer)
  * and then moves the fake time forward by what was asked.
  */
-export class TestClock implements Clock {
-	readonly sleeps: number[] = [];
-	constructor(public time: number) {}
-	now(): number {
-		return this.time;
-	}
-	async sleep(ms: number): Promise<void> {
-		this.sleeps.push(ms);
+export class TestClock extends FrozenClock {
+	override async sleep(ms: number): Promise<void> {
 		await scheduler.wait(Math.min(ms, 5));
-		this.time += ms;
+		await super.sleep(ms);
 	}
 }
 

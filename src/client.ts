@@ -15,7 +15,7 @@ import type { IdErrorCode } from "./ids/errors";
 import type { SnowflakeLayout } from "./ids/layout";
 import type { AppType } from "./worker/app";
 import type { ErrorBody } from "./worker/errors";
-import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "./worker/ids";
+import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "./worker/operations";
 
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
 export type { DecodedId, IdErrorCode, SnowflakeIds, UlidIds, UuidV7Ids };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
+import { WorkerIdSet } from "../ids/worker-id-set";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
 export interface Config {
@@ -9,7 +10,7 @@ export interface Config {
 	maxClockBackwardMs: number;
 	leaseMs: number;
 	/** Worker IDs `/snowflake` picks from. */
-	autoWorkerIds: readonly number[];
+	autoWorkerIds: WorkerIdSet;
 	/** `*` or the exact origins CORS answers. */
 	corsOrigins: "*" | string[];
 	apiToken: string | undefined;
@@ -56,22 +57,6 @@ function integerVar(
 		);
 	}
 	return parsed.data;
-}
-
-/** "0-31" or "0-3,8,10-12": a list of worker IDs, each within the layout. */
-function workerIdListVar(vars: ConfigVars, maxWorkerId: number): number[] {
-	const raw = vars.AUTO_WORKER_IDS?.trim() || "0-31";
-	const problem = `AUTO_WORKER_IDS must be worker IDs and ranges in [0, ${maxWorkerId}], such as "0-31" or "0-3,8,10-12"`;
-	const ids = new Set<number>();
-	for (const part of raw.split(",")) {
-		const match = /^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$/.exec(part);
-		if (!match) throw new IdError("invalid_config", problem);
-		const from = Number(match[1]);
-		const to = match[2] === undefined ? from : Number(match[2]);
-		if (from > to || to > maxWorkerId) throw new IdError("invalid_config", problem);
-		for (let id = from; id <= to; id++) ids.add(id);
-	}
-	return [...ids].sort((a, b) => a - b);
 }
 
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
@@ -127,7 +112,11 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBatch: integerVar(vars, "MAX_BATCH", 10_000, 1, 100_000),
 		maxClockBackwardMs: integerVar(vars, "MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
 		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, 60_000),
-		autoWorkerIds: workerIdListVar(vars, layout.maxWorkerId),
+		autoWorkerIds: WorkerIdSet.parse(
+			vars.AUTO_WORKER_IDS?.trim() || "0-31",
+			layout.maxWorkerId,
+			"AUTO_WORKER_IDS",
+		),
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,
 	};

@@ -11,7 +11,7 @@ import {
 	type UuidV7Ids,
 	ulidIds,
 	uuidv7Ids,
-} from "./ids";
+} from "./operations";
 
 export interface SnowflakeOptions {
 	/** Omit to let the service pick one from AUTO_WORKER_IDS. */

@@ -3,7 +3,7 @@ import type { Context, ValidationTargets } from "hono";
 import { z } from "zod";
 import type { IdError } from "../ids/errors";
 import { configFrom } from "./config";
-import { invalidCount, invalidFormat, invalidWorkerId } from "./ids";
+import { invalidCount, invalidFormat, invalidWorkerId } from "./operations";
 
 /**
  * Integers in query strings and paths: plain decimal digits, leading zeros

@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/worker/app";
-import { snowflakeIds } from "../../src/worker/ids";
+import { snowflakeIds } from "../../src/worker/operations";
 import type { IssueResult } from "../../src/worker/snowflake-do";
 
 /**

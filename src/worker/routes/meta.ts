@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { configFrom } from "../config";
-import { decode } from "../ids";
+import { decode } from "../operations";
 import { idParam, validate } from "../validation";
 
 export const metaRoutes = new Hono<AppEnv>()

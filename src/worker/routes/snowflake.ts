@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { snowflakeIds, snowflakeStats } from "../ids";
+import { snowflakeIds, snowflakeStats } from "../operations";
 import { idsResponse } from "../respond";
 import { countQuery, validate, workerIdParam } from "../validation";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { ulidIds, uuidv7Ids } from "../ids";
+import { ulidIds, uuidv7Ids } from "../operations";
 import { idsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
 

@@ -82,8 +82,7 @@ export function invalidFormat(got: unknown): IdError {
 
 /** Spreads `/snowflake` across the configured worker IDs; each is still one object. */
 function pickWorkerId(config: Config): number {
-	const ids = config.autoWorkerIds;
-	return ids[Math.floor(Math.random() * ids.length)] ?? 0;
+	return config.autoWorkerIds.pick(Math.random);
 }
 
 function snowflakeStub(env: Env, workerId: number) {

@@ -100,7 +100,7 @@ export interface Region {
 export const TIE_KM = 1;
 
 /** One entry: a hint, a colon, a worker-ID set; entries are separated by spaces. */
-const ENTRY_START = /\s*([A-Za-z]+)\s*:\s*/;
+const ENTRY_START = /\s*([A-Za-z0-9_]+)\s*:\s*/;
 
 export class RegionMap {
 	/** In the order the config lists them (which decides ties). */

@@ -1,32 +1,33 @@
 import { Hono } from "hono";
 import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
-import { configFrom } from "../config";
-import { autoSetFor, callerPoint } from "../placement";
+import { type Config, configFrom } from "../config";
+import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 
 /**
- * `GET /regions`: which worker IDs this deployment owns, where AUTO_REGIONS
- * places them, and which region (and worker IDs) an auto request from this
- * caller would use. Distances are to each hint's fixed point, in whole km.
+ * Which worker IDs this deployment owns, where AUTO_REGIONS places them, and
+ * which region (and worker IDs) an auto request from this caller would use.
+ * Distances are to each hint's fixed point, in whole km (null without a location).
  */
-export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) => {
-	const config = configFrom(c.env);
-	const cf = c.req.raw.cf;
+export function regionsInfo(config: Config, cf: CallerCf) {
 	const caller = callerPoint(cf) ?? null;
 	const auto = autoSetFor(config, cf);
-	return c.json(
-		{
-			workerIds: config.workerIds.toString(),
-			autoWorkerIds: config.autoWorkerIds.toString(),
-			regions: config.regions.regions.map(({ hint, workerIds }) => ({
-				hint,
-				workerIds: workerIds.toString(),
-				point: HINT_POINTS[hint],
-				distanceKm: caller ? Math.round(greatCircleKm(caller, HINT_POINTS[hint])) : null,
-			})),
-			request: { location: caller, region: auto.region, workerIds: auto.workerIds.toString() },
-		},
-		200,
-		{ "Cache-Control": "no-store" },
-	);
-});
+	return {
+		workerIds: config.workerIds.toString(),
+		autoWorkerIds: config.autoWorkerIds.toString(),
+		regions: config.regions.regions.map(({ hint, workerIds }) => ({
+			hint,
+			workerIds: workerIds.toString(),
+			point: HINT_POINTS[hint],
+			distanceKm: caller ? Math.round(greatCircleKm(caller, HINT_POINTS[hint])) : null,
+		})),
+		request: { location: caller, region: auto.region, workerIds: auto.workerIds.toString() },
+	};
+}
+
+export type RegionsInfo = ReturnType<typeof regionsInfo>;
+
+/** `GET /regions`: the answer depends on the caller, so it is never cached. */
+export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) =>
+	c.json(regionsInfo(configFrom(c.env), c.req.raw.cf), 200, { "Cache-Control": "no-store" }),
+);

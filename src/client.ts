@@ -16,9 +16,10 @@ import type { SnowflakeLayout } from "./ids/layout";
 import type { AppType } from "./worker/app";
 import type { ErrorBody } from "./worker/errors";
 import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "./worker/operations";
+import type { RegionsInfo } from "./worker/routes/regions";
 
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
-export type { DecodedId, IdErrorCode, SnowflakeIds, UlidIds, UuidV7Ids };
+export type { DecodedId, IdErrorCode, RegionsInfo, SnowflakeIds, UlidIds, UuidV7Ids };
 
 export class IdsError extends Error {
 	override readonly name = "IdsError";
@@ -107,6 +108,10 @@ export function idsClient(options: IdsClientOptions = {}) {
 		},
 		layout() {
 			return read<LayoutInfo>(api.layout.$get());
+		},
+		/** The region mapping, and the region this client's requests would use. */
+		regions() {
+			return read<RegionsInfo>(api.regions.$get());
 		},
 	};
 }

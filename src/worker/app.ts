@@ -9,6 +9,7 @@ import { type Config, configFrom } from "./config";
 import { errorResponse } from "./errors";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
+import { regionRoutes } from "./routes/regions";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 
@@ -20,6 +21,7 @@ const ALLOWED_METHODS: Record<string, string[]> = {
 	"/": ["GET"],
 	"/health": ["GET"],
 	"/layout": ["GET"],
+	"/regions": ["GET"],
 	"/snowflake": ["GET", "POST"],
 	"/snowflake/:workerId": ["GET", "POST"],
 	"/snowflake/:workerId/stats": ["GET"],
@@ -109,6 +111,7 @@ const base = new Hono<AppEnv>()
 const routes = base
 	.route("/", pageRoutes)
 	.route("/", metaRoutes)
+	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
 	.route("/", statelessRoutes);
 
@@ -119,7 +122,7 @@ for (const [path, allowed] of Object.entries(ALLOWED_METHODS)) {
 routes.notFound((c) => {
 	throw new IdError(
 		"not_found",
-		`no route ${c.req.path}; see / (playground), /health, /layout, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
+		`no route ${c.req.path}; see / (playground), /health, /layout, /regions, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
 	);
 });
 routes.onError((error, c) => errorResponse(c, error));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
+import { RegionMap } from "../ids/regions";
 import { WorkerIdSet } from "../ids/worker-id-set";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
@@ -9,8 +10,12 @@ export interface Config {
 	maxBatch: number;
 	maxClockBackwardMs: number;
 	leaseMs: number;
-	/** Worker IDs `/snowflake` picks from. */
+	/** The worker IDs this deployment owns; a request for any other is refused. */
+	workerIds: WorkerIdSet;
+	/** Worker IDs `/snowflake` picks from when no region applies. */
 	autoWorkerIds: WorkerIdSet;
+	/** Location hints and their worker IDs (AUTO_REGIONS); empty when unset. */
+	regions: RegionMap;
 	/** `*` or the exact origins CORS answers. */
 	corsOrigins: "*" | string[];
 	apiToken: string | undefined;
@@ -26,6 +31,8 @@ const VAR_NAMES = [
 	"MAX_CLOCK_BACKWARD_MS",
 	"LEASE_MS",
 	"AUTO_WORKER_IDS",
+	"WORKER_IDS",
+	"AUTO_REGIONS",
 	"CORS_ORIGINS",
 	"API_TOKEN",
 ] as const;
@@ -105,6 +112,39 @@ function layoutVars(vars: ConfigVars): SnowflakeLayout {
 	}
 }
 
+/** How many worker IDs AUTO_WORKER_IDS holds when unset: `0-31` under the default WORKER_IDS. */
+const DEFAULT_AUTO_SIZE = 32;
+
+/**
+ * WORKER_IDS, AUTO_WORKER_IDS and AUTO_REGIONS. The auto and region sets must
+ * lie within the owned set; the error names the sets as parsed (numbers only).
+ */
+function workerIdVars(vars: ConfigVars, layout: SnowflakeLayout) {
+	const max = layout.maxWorkerId;
+	const workerIds = vars.WORKER_IDS?.trim()
+		? WorkerIdSet.parse(vars.WORKER_IDS, max, "WORKER_IDS")
+		: WorkerIdSet.all(max);
+	const outside = (name: string, set: WorkerIdSet) =>
+		new IdError(
+			"invalid_config",
+			`${name} (${set}) must lie within WORKER_IDS (${workerIds}), the worker IDs this deployment owns`,
+		);
+	let autoWorkerIds: WorkerIdSet;
+	if (vars.AUTO_WORKER_IDS?.trim()) {
+		autoWorkerIds = WorkerIdSet.parse(vars.AUTO_WORKER_IDS, max, "AUTO_WORKER_IDS");
+		if (!workerIds.contains(autoWorkerIds)) throw outside("AUTO_WORKER_IDS", autoWorkerIds);
+	} else {
+		// The first 32 owned worker IDs.
+		const last = workerIds.at(Math.min(DEFAULT_AUTO_SIZE, workerIds.size) - 1);
+		autoWorkerIds = workerIds.intersect(new WorkerIdSet([{ from: 0, to: last }]));
+	}
+	const regions = RegionMap.parse(vars.AUTO_REGIONS ?? "", max, "AUTO_REGIONS");
+	for (const { hint, workerIds: set } of regions.regions) {
+		if (!workerIds.contains(set)) throw outside(`AUTO_REGIONS region ${hint}`, set);
+	}
+	return { workerIds, autoWorkerIds, regions };
+}
+
 export function parseConfig(vars: ConfigVars): Config {
 	const layout = layoutVars(vars);
 	return {
@@ -112,11 +152,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBatch: integerVar(vars, "MAX_BATCH", 10_000, 1, 100_000),
 		maxClockBackwardMs: integerVar(vars, "MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
 		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, 60_000),
-		autoWorkerIds: WorkerIdSet.parse(
-			vars.AUTO_WORKER_IDS?.trim() || "0-31",
-			layout.maxWorkerId,
-			"AUTO_WORKER_IDS",
-		),
+		...workerIdVars(vars, layout),
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,
 	};

@@ -8,6 +8,7 @@ import { formatRuns } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { type Config, configFrom } from "./config";
+import { autoSetFor, type CallerCf, placementFor } from "./placement";
 import type { IssueResult, StatsResult } from "./snowflake-do";
 
 export interface SnowflakeIds {
@@ -48,13 +49,12 @@ export function invalidCount(config: Config, got: unknown): IdError {
 	);
 }
 
+/** A worker ID this deployment owns (WORKER_IDS, within the layout's range). */
 export function checkWorkerId(config: Config, workerId: unknown): number {
-	const max = config.layout.maxWorkerId;
 	if (
 		typeof workerId === "number" &&
 		Number.isInteger(workerId) &&
-		workerId >= 0 &&
-		workerId <= max
+		config.workerIds.has(workerId)
 	) {
 		return workerId;
 	}
@@ -62,9 +62,15 @@ export function checkWorkerId(config: Config, workerId: unknown): number {
 }
 
 export function invalidWorkerId(config: Config, got: unknown): IdError {
+	const max = config.layout.maxWorkerId;
+	const owned = config.workerIds;
+	const allowed =
+		owned.size === max + 1
+			? `an integer in [0, ${max}]`
+			: `one of the worker IDs this deployment owns, WORKER_IDS = ${owned},`;
 	return new IdError(
 		"invalid_worker_id",
-		`workerId must be an integer in [0, ${config.layout.maxWorkerId}] written in decimal digits; got ${describe(got)}`,
+		`workerId must be ${allowed} written in decimal digits; got ${describe(got)}`,
 	);
 }
 
@@ -80,13 +86,18 @@ export function invalidFormat(got: unknown): IdError {
 	);
 }
 
-/** Spreads `/snowflake` across the configured worker IDs; each is still one object. */
-function pickWorkerId(config: Config): number {
-	return config.autoWorkerIds.pick(Math.random);
+/**
+ * Spreads `/snowflake` across the worker IDs of the caller's region (or
+ * AUTO_WORKER_IDS); each is still one object.
+ */
+function pickWorkerId(config: Config, cf: CallerCf): number {
+	return autoSetFor(config, cf).workerIds.pick(Math.random);
 }
 
+/** The worker ID's object, created in its region (AUTO_REGIONS) if this is its first use. */
 function snowflakeStub(env: Env, workerId: number) {
-	return env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName(String(workerId)));
+	const id = env.SNOWFLAKE.idFromName(String(workerId));
+	return env.SNOWFLAKE.get(id, placementFor(configFrom(env), workerId));
 }
 
 /**
@@ -118,14 +129,16 @@ async function callSnowflake<T extends IssueResult | StatsResult>(
 	}
 }
 
+/** `cf`: the caller's `request.cf`, which picks the region of an auto request (none over RPC). */
 export async function snowflakeIds(
 	env: Env,
 	input: { workerId?: unknown; count?: unknown },
+	cf?: CallerCf,
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
 	const count = checkCount(config, input.count);
 	const workerId =
-		input.workerId === undefined ? pickWorkerId(config) : checkWorkerId(config, input.workerId);
+		input.workerId === undefined ? pickWorkerId(config, cf) : checkWorkerId(config, input.workerId);
 	const { runs } = await callSnowflake<IssueResult>(env, workerId, (stub) =>
 		stub.issue(workerId, count),
 	);

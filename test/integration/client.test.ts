@@ -28,6 +28,11 @@ describe("the typed HTTP client against the running service", () => {
 		expect((await ids.uuidv7({ count: 3 })).ids).toHaveLength(3);
 		expect(await ids.decode(named.ids[0] ?? "")).toMatchObject({ type: "snowflake", workerId: 3 });
 		expect(await ids.layout()).toMatchObject({ timeBits: 41, maxWorkerId: 1023 });
+		expect(await ids.regions()).toMatchObject({
+			workerIds: "0-1023",
+			regions: [],
+			request: { region: null, workerIds: "0-31" },
+		});
 		const stats = await ids.api.snowflake[":workerId"].stats.$get({ param: { workerId: "3" } });
 		expect(await stats.json()).toMatchObject({ workerId: 3, issued: 4 });
 	});

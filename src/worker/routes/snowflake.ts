@@ -7,7 +7,7 @@ import { countQuery, validate, workerIdParam } from "../validation";
 export const snowflakeRoutes = new Hono<AppEnv>()
 	.on(["GET", "POST"], "/snowflake", validate("query", countQuery), async (c) => {
 		const { count } = c.req.valid("query");
-		return idsResponse(c, await snowflakeIds(c.env, { count }));
+		return idsResponse(c, await snowflakeIds(c.env, { count }, c.req.raw.cf));
 	})
 	.on(
 		["GET", "POST"],

@@ -23,3 +23,8 @@ export const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/** Unix milliseconds as an ISO 8601 string (UTC), as decoded IDs show their time. */
+export function isoTime(ms: number): string {
+	return new Date(ms).toISOString();
+}

@@ -1,6 +1,7 @@
+import { isoTime } from "./clock";
 import { IdError } from "./errors";
 import { type SnowflakeLayout, splitTwitterWorkerId } from "./layout";
-import { decodeUlid, uuidToUlid } from "./ulid";
+import { type DecodedUlid, decodeUlid, uuidToUlid } from "./ulid";
 import { parseUuid, uuidV7Timestamp } from "./uuidv7";
 
 export interface DecodedSnowflake {
@@ -14,14 +15,6 @@ export interface DecodedSnowflake {
 	datacenterId?: number;
 	/** Under a 10-bit worker field (Twitter's layout): its low 5 bits. */
 	machineId?: number;
-}
-export interface DecodedUlid {
-	type: "ulid";
-	id: string;
-	timestamp: number;
-	time: string;
-	randomness: string;
-	uuid: string;
 }
 export interface DecodedUuidV7 {
 	type: "uuidv7";
@@ -37,6 +30,8 @@ export interface DecodedUuid {
 	version: number;
 	ulid: string;
 }
+export type { DecodedUlid };
+/** What `/decode/:id` and RPC `decode` answer, by the kind of ID. */
 export type DecodedId = DecodedSnowflake | DecodedUlid | DecodedUuidV7 | DecodedUuid;
 
 const SNOWFLAKE_LIMIT = 2n ** 63n;
@@ -45,10 +40,7 @@ const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
 /** Tells the kind by shape: 1–19 digits, 26 characters, or 36 with hyphens at 8-4-4-4-12. */
 export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	if (SNOWFLAKE_TEXT.test(text)) return decodeSnowflake(text, layout);
-	if (text.length === 26) {
-		const ulid = decodeUlid(text);
-		return { type: "ulid", ...ulid, time: isoTime(ulid.timestamp) };
-	}
+	if (text.length === 26) return decodeUlid(text);
 	if (text.length === 36) {
 		const uuid = parseUuid(text);
 		const ulid = uuidToUlid(uuid.id);
@@ -84,8 +76,4 @@ export function decodeSnowflake(text: string, layout: SnowflakeLayout): DecodedS
 		sequence,
 	};
 	return layout.hasDatacenterSplit ? { ...decoded, ...splitTwitterWorkerId(workerId) } : decoded;
-}
-
-function isoTime(ms: number): string {
-	return new Date(ms).toISOString();
 }

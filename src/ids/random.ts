@@ -1,5 +1,5 @@
 import type { RandomBytes } from "./clock";
-import { IdError } from "./errors";
+import type { CountRule } from "./errors";
 
 /** Random bytes drawn in blocks, so the host's getRandomValues runs once per block, not per ID. */
 export class RandomPool {
@@ -37,9 +37,5 @@ export class RandomPool {
 	}
 }
 
-/** The batch size a factory accepts; the service narrows it to [1, MAX_BATCH] before this. */
-export function checkCount(count: number): void {
-	if (!Number.isSafeInteger(count) || count < 0) {
-		throw new IdError("invalid_count", `count must be a whole number >= 0; got ${count}`);
-	}
-}
+/** The batch sizes a factory accepts; the service narrows them to [1, MAX_BATCH] before this. */
+export const ANY_BATCH: CountRule = { min: 0, max: Number.MAX_SAFE_INTEGER };

@@ -1,6 +1,9 @@
 import type { Clock } from "./clock";
-import { IdError } from "./errors";
+import { type CountRule, checkCount, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
+
+/** A generator issues at least one ID per call; the service bounds the batch. */
+const ANY_POSITIVE_COUNT: CountRule = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 /**
  * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
@@ -203,9 +206,7 @@ export class SnowflakeGenerator {
 	private async issue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		try {
 			this.counters.requests++;
-			if (!Number.isSafeInteger(count) || count < 1) {
-				throw new IdError("invalid_count", `count must be a positive integer, got ${count}`);
-			}
+			checkCount(count, ANY_POSITIVE_COUNT);
 			const { layout } = this;
 			const runs: IdRun[] = [];
 			let remaining = count;

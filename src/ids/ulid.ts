@@ -16,9 +16,9 @@ import {
 	incrementBase32,
 	TIME_CHARS,
 } from "./base32";
-import { cryptoRandomBytes, type RandomBytes } from "./clock";
-import { IdError } from "./errors";
-import { checkCount, RandomPool } from "./random";
+import { cryptoRandomBytes, isoTime, type RandomBytes } from "./clock";
+import { checkCount, IdError } from "./errors";
+import { ANY_BATCH, RandomPool } from "./random";
 import { bytesToHex, formatUuid, parseUuid } from "./uuidv7";
 
 export const ULID_LENGTH = 26;
@@ -65,7 +65,7 @@ export class UlidFactory {
 	}
 
 	nextBatch(nowMs: number, count: number): string[] {
-		checkCount(count);
+		checkCount(count, ANY_BATCH);
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) ids.push(this.next(nowMs));
 		return ids;
@@ -88,22 +88,36 @@ export class UlidFactory {
 	}
 }
 
+/** A ULID taken apart: what `decodeUlid` and `/decode/:id` answer for a ULID. */
 export interface DecodedUlid {
+	type: "ulid";
 	/** Canonical form: uppercase, aliases resolved. */
 	id: string;
 	/** Unix milliseconds. */
 	timestamp: number;
+	/** The same instant as an ISO 8601 string. */
+	time: string;
 	/** The 80 random bits as 20 lowercase hex digits. */
 	randomness: string;
 	/** The same 128 bits as a lowercase 8-4-4-4-12 UUID. */
 	uuid: string;
 }
 
+/**
+ * Validates and decodes a ULID (case-insensitive; I and L read as 1, O as 0).
+ * Throws `invalid_id` naming the first bad character, a wrong length, or a value
+ * above `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`.
+ *
+ *   decodeUlid("01aryz6s41tsv4rrffq69g5fav").time; // "2016-07-30T22:36:16.385Z"
+ */
 export function decodeUlid(text: string): DecodedUlid {
 	const bytes = ulidBytes(text);
+	const timestamp = decodeTime(text.slice(0, TIME_CHARS));
 	return {
+		type: "ulid",
 		id: encodeBits(bytes, 2),
-		timestamp: decodeTime(text.slice(0, TIME_CHARS)),
+		timestamp,
+		time: isoTime(timestamp),
 		randomness: bytesToHex(bytes.subarray(6)),
 		uuid: formatUuid(bytes),
 	};

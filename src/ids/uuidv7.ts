@@ -12,8 +12,8 @@
  */
 import { checkTimestamp, describeCharAt } from "./base32";
 import { cryptoRandomBytes, type RandomBytes } from "./clock";
-import { IdError } from "./errors";
-import { checkCount, RandomPool } from "./random";
+import { checkCount, IdError } from "./errors";
+import { ANY_BATCH, RandomPool } from "./random";
 
 const HYPHEN = 0x2d;
 
@@ -77,7 +77,7 @@ export class UuidV7Factory {
 	}
 
 	nextBatch(nowMs: number, count: number): string[] {
-		checkCount(count);
+		checkCount(count, ANY_BATCH);
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) ids.push(this.next(nowMs));
 		return ids;

@@ -18,7 +18,14 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { app } from "../../src/worker/app";
-import { expectIncreasing, restart, TestClock, useTestClock } from "./helpers";
+import {
+	captureErrorLog,
+	expectIncreasing,
+	printTestStats,
+	restart,
+	useTestClock,
+	YieldingClock,
+} from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
@@ -31,11 +38,11 @@ type Ids = { ids: string[] };
 type ErrorBody = { error: { code: string; message: string } };
 type Answer = { status: number; body: Ids & ErrorBody; headers: Headers };
 
-/** Clock faults injected by this file (printed at the end, for docs/RELIABILITY.md). */
+/** Clock faults injected by this file (printed at the end with TEST_STATS=1, for docs/RELIABILITY.md). */
 let faultsInjected = 0;
 let requestsUnderFault = 0;
 afterAll(() => {
-	console.log(
+	printTestStats(
 		`clock-faults: ${faultsInjected} clock faults injected, ${requestsUnderFault} requests under them`,
 	);
 });
@@ -138,7 +145,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
  */
 type Step = { kind: "forward" | "back" | "spike"; ms: number };
 
-class ScriptedClock extends TestClock {
+class FaultStepClock extends YieldingClock {
 	private i = 0;
 	faults = 0;
 	/** The latest time this clock has shown. */
@@ -200,7 +207,7 @@ describe("a clock that jumps around while requests arrive (fast-check, fixed see
 					.map((steps) => [...steps, { kind: "forward" as const, ms: 1 }]),
 				fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 3, maxLength: 15 }),
 				async (steps, counts) => {
-					const clock = new ScriptedClock(start, steps);
+					const clock = new FaultStepClock(start, steps);
 					await useTestClock(workerId, clock);
 					const answers = await Promise.all(
 						counts.map((count) =>
@@ -243,7 +250,7 @@ describe("a clock that jumps around while requests arrive (fast-check, fixed see
 });
 
 /** A clock that does not move at all, not even while the generator sleeps. */
-class FrozenClock extends TestClock {
+class StoppedClock extends YieldingClock {
 	override async sleep(ms: number): Promise<void> {
 		this.sleeps.push(ms);
 		await scheduler.wait(1);
@@ -255,7 +262,7 @@ describe("a frozen clock at rollover", () => {
 		timeout: 15_000,
 	}, async () => {
 		const workerId = 109;
-		const clock = new FrozenClock(T);
+		const clock = new StoppedClock(T);
 		await useTestClock(workerId, clock);
 		// A tick starts below sequence 64, so 4,000 IDs fit in it and leave fewer than 96.
 		const first = await callJson<Ids>(`/snowflake/${workerId}?count=4000`);
@@ -389,10 +396,12 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 		const maxBefore = big(before.body.ids.at(-1));
 		clock.time = T - 800; // the waiting requests sleep 800 ms of test time
 		faultsInjected++;
-		const waiting = concurrentRequests(workerId, 5);
-		await scheduler.wait(2);
-		await restart(workerId);
-		const cut = await waiting;
+		const [cut, logged] = await captureErrorLog(async () => {
+			const waiting = concurrentRequests(workerId, 5);
+			await scheduler.wait(2);
+			await restart(workerId);
+			return waiting;
+		});
 		requestsUnderFault += cut.length;
 		// Cut off by the restart: served before it ended, or a JSON 5xx (today `internal`:
 		// the runtime's reset error is not marked retryable), never a repeat.
@@ -406,6 +415,10 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 				expect(a.body.error.code).toMatch(/^(internal|overloaded|clock_regression)$/);
 			}
 		}
+		// Each `internal` answer logged its cause (the reset) once, with its request ID.
+		const internal = cut.filter((a) => a.body.error?.code === "internal").length;
+		expect(logged).toHaveLength(internal);
+		for (const line of logged) expect(line[0]).toBe("internal error");
 		// The new life, on a clock behind the mark, issues above all of it.
 		const behind = await useTestClock(workerId, T - 500);
 		const after = await callJson<Ids>(`/snowflake/${workerId}?count=50`);

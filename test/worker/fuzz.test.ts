@@ -26,7 +26,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { app } from "../../src/worker/app";
 import { STATUS_OF } from "../../src/worker/errors";
-import { call } from "./helpers";
+import { call, printTestStats } from "./helpers";
 
 const OWN_IDS = { from: 150, count: 20 };
 const MAX_URL = 4_096;
@@ -35,13 +35,13 @@ const STACK_MARKERS = [/\n\s+at /, /\.ts:\d+/, /node_modules/, /SnowflakeWorker/
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const HEX = "0123456789abcdef";
 
-/** Hostile inputs sent by this file (printed at the end, for docs/RELIABILITY.md). */
+/** Hostile inputs sent by this file (printed at the end with TEST_STATS=1, for docs/RELIABILITY.md). */
 let sent = 0;
 let unsendable = 0;
 const statuses = new Map<number, number>();
 afterAll(() => {
 	const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
-	console.log(
+	printTestStats(
 		`fuzz: ${sent} hostile or edge-case requests sent (${unsendable} more generated that no client can send); answers ${byStatus.join(", ")}`,
 	);
 });

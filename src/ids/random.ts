@@ -1,3 +1,11 @@
+/**
+ * Randomness for the ULID and UUIDv7 factories, drawn from the injected source in
+ * blocks (one getRandomValues call per block, not per ID).
+ *
+ *   const pool = new RandomPool(cryptoRandomBytes, 1024);
+ *   pool.bytes(10); // 10 fresh bytes, valid until the next call
+ *   pool.uint32();  // 32 fresh bits
+ */
 import type { RandomBytes } from "./clock";
 import type { CountRule } from "./errors";
 

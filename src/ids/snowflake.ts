@@ -1,3 +1,20 @@
+/**
+ * Snowflake IDs for one worker ID: a serialized generator that never issues an
+ * ID twice or out of order, whatever the clock does, and persists a high-water
+ * mark (a lease) so that a later life of the same worker ID never reissues.
+ * Runtime-neutral: the clock, the randomness and the mark's storage are injected.
+ *
+ *   const generator = new SnowflakeGenerator({
+ *     layout: new SnowflakeLayout(TWITTER_LAYOUT),
+ *     workerId: 7,
+ *     clock: systemClock,
+ *     maxBackwardMs: 1000,
+ *     leaseMs: 1000,
+ *     restoredMark: storage.get("mark"),
+ *     persistMark: (tick) => storage.put("mark", tick),
+ *   });
+ *   const ids = await generator.next(3); // three decimal strings, strictly increasing
+ */
 import type { Clock } from "./clock";
 import { type CountRule, checkCount, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
@@ -15,11 +32,15 @@ export interface IdRun {
 	count: number;
 }
 
+/** What a `SnowflakeGenerator` needs; all required unless a default is named. */
 export interface SnowflakeGeneratorOptions {
+	/** How IDs are cut up (validated by `SnowflakeLayout`). */
 	layout: SnowflakeLayout;
+	/** An integer in [0, layout.maxWorkerId]; else `invalid_worker_id`. */
 	workerId: number;
+	/** Time and waiting: `systemClock`, a Workers clock (`scheduler.wait`), or a fake in tests. */
 	clock: Clock;
-	/** A clock that went back by at most this much is waited out; more is refused. */
+	/** A clock that went back by at most this much is waited out; more is `clock_regression`. */
 	maxBackwardMs: number;
 	/** How far ahead of the issued ticks the persisted high-water mark runs. */
 	leaseMs: number;
@@ -28,9 +49,9 @@ export interface SnowflakeGeneratorOptions {
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
 	 */
 	persistMark: (tick: number) => void | Promise<void>;
-	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
+	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. Default: none (a first life). */
 	restoredMark?: number | undefined;
-	/** Uniform in [0, 1): picks the small random sequence start of each new tick. */
+	/** Uniform in [0, 1): picks the small random sequence start of each new tick. Default: `Math.random`. */
 	random?: () => number;
 }
 
@@ -120,7 +141,12 @@ export class SnowflakeGenerator {
 		this.restoring = restored !== undefined;
 	}
 
-	/** `count` IDs as decimal strings, strictly increasing. */
+	/**
+	 * `count` IDs (default 1, any positive integer) as decimal strings, strictly
+	 * increasing and above every ID this worker ID issued before. Rejects with
+	 * `clock_regression` (clock back by more than `maxBackwardMs`), `layout_exhausted`
+	 * (past the layout's last instant) or `invalid_count`.
+	 */
 	next(count = 1): Promise<string[]> {
 		const started = this.start(count);
 		if (started instanceof Promise) return started.then((runs) => this.decimal.format(runs));
@@ -133,6 +159,7 @@ export class SnowflakeGenerator {
 		return started instanceof Promise ? started : Promise.resolve([started]);
 	}
 
+	/** Counters since this generator was made (see `SnowflakeStats`). */
 	stats(): SnowflakeStats {
 		return {
 			...this.counters,

@@ -1,6 +1,18 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+// vitest-pool-workers 0.15.1 (the newest for Node 20) passes on workerd's note that
+// the pool's own runner socket closed, once per test file, on every passing run.
+// Later pool releases filter exactly this line (cloudflare/workers-sdk#13833); until
+// the pins can move, drop that one line here and nothing else.
+const POOL_TEARDOWN_NOISE =
+	"exception = workerd/api/web-socket.c++:821: disconnected: WebSocket peer disconnected";
+for (const stream of [process.stdout, process.stderr]) {
+	const write = stream.write.bind(stream);
+	stream.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+		String(chunk).trim() === POOL_TEARDOWN_NOISE || write(chunk, ...rest)) as typeof stream.write;
+}
+
 export default defineConfig({
 	test: {
 		projects: [
@@ -22,7 +34,12 @@ export default defineConfig({
 			{
 				// The Worker, its Durable Object and routes, inside workerd.
 				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
-				test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
+				test: {
+					name: "worker",
+					include: ["test/worker/**/*.test.ts"],
+					// `TEST_STATS=1 npm test` prints what the fuzz and clock-fault files injected.
+					provide: { printTestStats: process.env.TEST_STATS === "1" },
+				},
 			},
 		],
 	},

@@ -1,33 +1,66 @@
 /**
  * A typed client for edge-ids over HTTP, built on Hono's `hc`: over a base URL
- * (with the bearer token), or over a service binding's `fetch`. It answers the
- * same values as the IdService RPC methods and throws `IdsError` with the code.
+ * (with the bearer token), or over a service binding's `fetch` from another
+ * Worker. It answers the same values as the IdService RPC methods and throws
+ * `IdsError` carrying the service's error code.
  *
- *   const ids = idsClient({ baseUrl: "https://ids.example.com", token });
- *   const { ids: [id] } = await ids.snowflake({ workerId: 7 });
+ * Options (all optional):
+ * - `baseUrl`: where the service answers. Default `https://edge-ids.internal`
+ *   (any URL will do over a binding).
+ * - `token`: the service's API_TOKEN, sent as `Authorization: Bearer <token>`.
+ *   Default: none (the service has no token, or the caller is a binding).
+ * - `fetch`: the fetch to call. Default: the global `fetch`.
  *
- *   // From another Worker, through the binding (no public hop):
- *   const ids = idsClient({ fetch: env.IDS.fetch.bind(env.IDS) });
+ * @example
+ * ```ts
+ * import { idErrorCode, idsClient } from "edge-ids/client";
+ *
+ * // Over the public URL:
+ * const ids = idsClient({ baseUrl: "https://ids.example.com", token: env.IDS_TOKEN });
+ * const { ids: [orderId] } = await ids.snowflake({ workerId: 7 });
+ *
+ * // From another Worker, through a service binding (no public hop, no token):
+ * //   wrangler.jsonc: "services": [{ "binding": "IDS", "service": "edge-ids", "entrypoint": "IdService" }]
+ * const viaBinding = idsClient({ fetch: env.IDS.fetch.bind(env.IDS) });
+ *
+ * try {
+ *   await ids.ulid({ count: 0 });
+ * } catch (error) {
+ *   idErrorCode(error); // "invalid_count"
+ * }
+ * ```
  */
 import { hc } from "hono/client";
 import type { DecodedId } from "./ids/decode";
 import type { IdErrorCode } from "./ids/errors";
 import type { SnowflakeLayout } from "./ids/layout";
 import type { AppType } from "./worker/app";
-import type { ErrorBody } from "./worker/errors";
+import type { ErrorBody, ServiceErrorCode } from "./worker/errors";
 import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "./worker/operations";
 import type { RegionsInfo } from "./worker/routes/regions";
 
+/** What `GET /layout` (and `layout()`) answers: the active Snowflake layout. */
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
-export type { DecodedId, IdErrorCode, RegionsInfo, SnowflakeIds, UlidIds, UuidV7Ids };
+export type {
+	DecodedId,
+	IdErrorCode,
+	RegionsInfo,
+	ServiceErrorCode,
+	SnowflakeIds,
+	UlidIds,
+	UuidV7Ids,
+};
 
+/** Thrown by every `idsClient` method when the service answers with an error. */
 export class IdsError extends Error {
 	override readonly name = "IdsError";
 	constructor(
-		readonly code: IdErrorCode,
+		/** The service's error code, e.g. `invalid_count` or `overloaded`. */
+		readonly code: ServiceErrorCode,
 		message: string,
+		/** The HTTP status of the answer. */
 		readonly status: number,
-		/** Seconds, for 503 answers. */
+		/** Seconds to wait before retrying, for 503 answers (`Retry-After`). */
 		readonly retryAfter: number | undefined,
 	) {
 		super(`${code}: ${message}`);
@@ -36,23 +69,35 @@ export class IdsError extends Error {
 
 /**
  * The error code of a failed call, from either client: an `IdsError` (HTTP) or
- * the plain Error an RPC method rejects with (its message starts with the code).
+ * the plain Error an IdService RPC method rejects with (its message starts with
+ * the code, because only the message crosses the RPC boundary). `undefined` for
+ * anything else.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await env.IDS.snowflake({ count: 0 });
+ * } catch (error) {
+ *   if (idErrorCode(error) === "invalid_count") return new Response("bad count", { status: 400 });
+ *   throw error;
+ * }
+ * ```
  */
-export function idErrorCode(error: unknown): IdErrorCode | undefined {
+export function idErrorCode(error: unknown): ServiceErrorCode | undefined {
 	if (error instanceof IdsError) return error.code;
 	if (error instanceof Error) {
 		const match = /^([a-z_]+): /.exec(error.message);
-		return match?.[1] as IdErrorCode | undefined;
+		return match?.[1] as ServiceErrorCode | undefined;
 	}
 	return undefined;
 }
 
 export interface IdsClientOptions {
-	/** Where the service answers; any URL will do over a service binding. */
+	/** Where the service answers. Default `https://edge-ids.internal`; any URL will do over a binding. */
 	baseUrl?: string;
-	/** The API_TOKEN, when the service has one. */
+	/** The API_TOKEN, when the service has one. Default: no `Authorization` header. */
 	token?: string;
-	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. */
+	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
 	fetch?: typeof fetch;
 }
 
@@ -66,6 +111,11 @@ interface AnswerLike {
 
 const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
 
+/**
+ * A client for the service's HTTP API (see the module comment for the options
+ * and an example). Each method resolves with the route's JSON body or rejects
+ * with `IdsError`.
+ */
 export function idsClient(options: IdsClientOptions = {}) {
 	const api = hc<AppType>(options.baseUrl ?? "https://edge-ids.internal", {
 		fetch: options.fetch,
@@ -89,6 +139,11 @@ export function idsClient(options: IdsClientOptions = {}) {
 	return {
 		/** The underlying `hc` client, for routes the helpers below do not cover. */
 		api,
+		/**
+		 * Snowflake IDs (decimal strings). With `workerId` they come from that worker
+		 * ID's object, strictly increasing; without it the service picks one from
+		 * AUTO_WORKER_IDS. `count` defaults to 1, at most MAX_BATCH (10,000).
+		 */
 		snowflake({ workerId, count }: { workerId?: number; count?: number } = {}) {
 			const query = { count: text(count) };
 			return read<SnowflakeIds>(
@@ -97,15 +152,19 @@ export function idsClient(options: IdsClientOptions = {}) {
 					: api.snowflake[":workerId"].$get({ param: { workerId: String(workerId) }, query }),
 			);
 		},
+		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		ulid({ count, format }: { count?: number; format?: UlidFormat } = {}) {
 			return read<UlidIds>(api.ulid.$get({ query: { count: text(count), format } }));
 		},
+		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
 		uuidv7({ count }: { count?: number } = {}) {
 			return read<UuidV7Ids>(api.uuidv7.$get({ query: { count: text(count) } }));
 		},
+		/** What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or UUID's time and forms. */
 		decode(id: string) {
 			return read<DecodedId>(api.decode[":id"].$get({ param: { id } }));
 		},
+		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */
 		layout() {
 			return read<LayoutInfo>(api.layout.$get());
 		},
@@ -116,4 +175,5 @@ export function idsClient(options: IdsClientOptions = {}) {
 	};
 }
 
+/** The object `idsClient` returns. */
 export type IdsClient = ReturnType<typeof idsClient>;

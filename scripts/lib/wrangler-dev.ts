@@ -1,102 +1,227 @@
 /**
- * Starts `wrangler dev` for a script (benchmarks, load and browser tests) and
- * stops it, with everything it spawned: it runs in its own process group, which
- * `stop()` (and any exit of this process) kills by PID. Loopback only.
+ * The one way scripts (benchmarks, load and crash tests, the browser test) run
+ * `wrangler dev`: on free ports of 127.0.0.1, with its own Durable Object state
+ * (`--persist-to`, a fresh temporary directory unless one is given), in its own
+ * process group so that stopping it ends everything it spawned.
+ *
+ *   const dev = await startWranglerDev({ vars: { API_TOKEN: "secret" } });
+ *   await fetch(`${dev.url}/health`);
+ *   await dev.kill();      // SIGKILL the whole group: a crash, not a shutdown
+ *   await dev.restart();   // same persist directory, so the same objects' state
+ *   await dev.stop();      // SIGTERM (then SIGKILL), and remove its own state
+ *
+ * Whatever is still running when this process exits, or gets SIGINT/SIGTERM, is
+ * SIGKILLed. Two servers must never share a persist directory at once: both would
+ * run "the" object of a name and could hand out the same IDs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { freePort } from "./ports";
 
-export interface DevServer {
-	url: string;
-	port: number;
-	process: ChildProcess;
-	/** SIGKILLs the whole process group (a crash, not a shutdown) and waits for it to go. */
-	kill(): Promise<void>;
-	stop(): Promise<void>;
-}
-
 export interface DevServerOptions {
+	/** Port to listen on. Default: a free one, chosen again at every start. */
 	port?: number;
-	/** Keeps Durable Object storage here across restarts. */
+	/** Keeps Durable Object storage here across restarts. Default: a new temporary directory, removed by `stop()`. */
 	persistTo?: string;
-	/** Extra `--var NAME:value` settings. */
+	/** Keep the temporary persist directory after `stop()`. Default: false. */
+	keepState?: boolean;
+	/** Extra `--var NAME:value` settings. Default: none. */
 	vars?: Record<string, string>;
-	/** Milliseconds to wait for /health. */
+	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.jsonc"]`. Default: none. */
+	args?: string[];
+	/** Milliseconds to wait for `GET /health` to answer `{"status":"ok"}`. Default: 90,000. */
 	timeoutMs?: number;
+	/** Called with every chunk wrangler writes (stdout and stderr). Default: kept, shown on failure only. */
+	onOutput?: (text: string) => void;
 }
 
-const running = new Set<ChildProcess>();
-const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-	if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-		try {
-			process.kill(-child.pid, signal);
-		} catch {
-			// already gone
-		}
+/** A running (or stopped, restartable) `wrangler dev`. */
+export interface DevServer {
+	/** `http://127.0.0.1:<port>` of the current run. */
+	readonly url: string;
+	readonly port: number;
+	/** The `wrangler` process (the leader of its process group). */
+	readonly process: ChildProcess;
+	/** Where this server keeps Durable Object state. */
+	readonly persistTo: string;
+	/** SIGKILLs the whole process group (a crash, not a shutdown) and waits until every process is gone. */
+	kill(): Promise<void>;
+	/** SIGTERM, SIGKILL after 5 s, wait until gone; removes a temporary persist directory. */
+	stop(): Promise<void>;
+	/** Starts again on the same persist directory (after `kill()` or `stop()`); resolves with the milliseconds until ready. */
+	restart(): Promise<number>;
+	/** The last few kilobytes wrangler printed. */
+	output(): string;
+}
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const WRANGLER_BIN = join(REPO, "node_modules", "wrangler", "bin", "wrangler.js");
+const OUTPUT_KEPT = 8_000;
+
+const running = new Set<number>();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function groupAlive(pid: number): boolean {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
 	}
-};
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		// already gone
+	}
+}
+
+/** Sends `signal` to the group, then SIGKILL if it outlives `graceMs`; resolves when every process is gone. */
+async function endGroup(pid: number, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+	signalGroup(pid, signal);
+	const deadline = Date.now() + graceMs;
+	while (groupAlive(pid) && Date.now() < deadline) await sleep(50);
+	if (groupAlive(pid)) {
+		signalGroup(pid, "SIGKILL");
+		const hard = Date.now() + 10_000;
+		while (groupAlive(pid) && Date.now() < hard) await sleep(50);
+	}
+	running.delete(pid);
+	if (groupAlive(pid)) throw new Error(`wrangler dev's process group ${pid} survived SIGKILL`);
+}
+
 process.on("exit", () => {
-	for (const child of running) killGroup(child, "SIGKILL");
+	for (const pid of running) signalGroup(pid, "SIGKILL");
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
 	process.on(signal, () => {
-		for (const child of running) killGroup(child, "SIGKILL");
-		process.exit(130);
+		for (const pid of running) signalGroup(pid, "SIGKILL");
+		// A script with its own handler exits there, after its cleanup.
+		if (process.listenerCount(signal) === 1) process.exit(signal === "SIGINT" ? 130 : 143);
 	});
 }
 
-export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
-	const port = options.port ?? (await freePort());
-	const args = [
-		"wrangler",
-		"dev",
-		"--ip",
-		"127.0.0.1",
-		"--port",
-		String(port),
-		"--log-level",
-		"warn",
-	];
-	if (options.persistTo) args.push("--persist-to", options.persistTo);
-	for (const [name, value] of Object.entries(options.vars ?? {}))
-		args.push("--var", `${name}:${value}`);
-	const child = spawn("npx", args, {
-		detached: true, // its own process group, so the group can be killed by PID
-		stdio: ["ignore", "pipe", "pipe"],
-		env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
-	});
-	running.add(child);
-	let output = "";
-	const keep = (chunk: Buffer) => {
-		output = (output + chunk.toString()).slice(-4000);
-	};
-	child.stdout?.on("data", keep);
-	child.stderr?.on("data", keep);
-	const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-	exited.then(() => running.delete(child));
+export class WranglerDev implements DevServer {
+	readonly persistTo: string;
+	private readonly ownsState: boolean;
+	private child: ChildProcess | undefined;
+	private currentPort = 0;
+	private log = "";
 
-	const url = `http://127.0.0.1:${port}`;
-	const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-	for (;;) {
-		if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
-		try {
-			const response = await fetch(`${url}/health`);
-			if (response.ok) break;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline) {
-			killGroup(child, "SIGKILL");
-			throw new Error(`wrangler dev did not answer /health in time:\n${output}`);
-		}
-		await new Promise((r) => setTimeout(r, 250));
+	constructor(private readonly options: DevServerOptions = {}) {
+		this.ownsState = options.persistTo === undefined;
+		this.persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "edge-ids-dev-"));
 	}
 
-	const end = async (signal: NodeJS.Signals) => {
-		killGroup(child, signal);
-		await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-		killGroup(child, "SIGKILL");
-		await exited;
-	};
-	return { url, port, process: child, kill: () => end("SIGKILL"), stop: () => end("SIGTERM") };
+	get url(): string {
+		return `http://127.0.0.1:${this.currentPort}`;
+	}
+	get port(): number {
+		return this.currentPort;
+	}
+	get process(): ChildProcess {
+		if (!this.child) throw new Error("wrangler dev is not running");
+		return this.child;
+	}
+	output(): string {
+		return this.log;
+	}
+
+	/** Starts wrangler and waits until `/health` answers; resolves with the milliseconds that took. */
+	async start(): Promise<number> {
+		if (this.child) throw new Error("wrangler dev is already running; kill() or stop() it first");
+		const started = Date.now();
+		this.currentPort = this.options.port ?? (await freePort());
+		const args = [
+			WRANGLER_BIN,
+			"dev",
+			"--ip",
+			"127.0.0.1",
+			"--port",
+			String(this.currentPort),
+			"--inspector-port", // the default (9229) would collide with any other dev server
+			String(await freePort()),
+			"--persist-to",
+			this.persistTo,
+			"--log-level",
+			"warn",
+			"--show-interactive-dev-session=false",
+		];
+		for (const [name, value] of Object.entries(this.options.vars ?? {}))
+			args.push("--var", `${name}:${value}`);
+		args.push(...(this.options.args ?? []));
+		const child = spawn(process.execPath, args, {
+			cwd: REPO,
+			detached: true, // its own process group, so the group can be ended by PID
+			stdio: ["ignore", "pipe", "pipe"],
+			env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "true" },
+		});
+		if (child.pid === undefined) throw new Error(`could not start ${WRANGLER_BIN}`);
+		this.child = child;
+		running.add(child.pid);
+		const keep = (chunk: Buffer) => {
+			const text = chunk.toString();
+			this.options.onOutput?.(text);
+			this.log = (this.log + text).slice(-OUTPUT_KEPT);
+		};
+		child.stdout?.on("data", keep);
+		child.stderr?.on("data", keep);
+
+		const deadline = Date.now() + (this.options.timeoutMs ?? 90_000);
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null || child.signalCode !== null) {
+				await this.end("SIGKILL", 0);
+				throw new Error(`wrangler dev exited during startup:\n${this.log}`);
+			}
+			try {
+				const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2_000) });
+				const body = (await response.json()) as { status?: string };
+				if (response.ok && body.status === "ok") return Date.now() - started;
+			} catch {
+				// not listening yet
+			}
+			await sleep(200);
+		}
+		await this.end("SIGKILL", 0);
+		throw new Error(`wrangler dev did not answer /health in time:\n${this.log}`);
+	}
+
+	kill(): Promise<void> {
+		return this.end("SIGKILL", 10_000);
+	}
+
+	async stop(): Promise<void> {
+		await this.end("SIGTERM", 5_000);
+		if (this.ownsState && !this.options.keepState) {
+			rmSync(this.persistTo, { recursive: true, force: true });
+		}
+	}
+
+	async restart(): Promise<number> {
+		await this.end("SIGKILL", 10_000); // no-op when already down
+		return this.start();
+	}
+
+	private async end(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+		const pid = this.child?.pid;
+		this.child = undefined;
+		if (pid !== undefined) await endGroup(pid, signal, graceMs);
+	}
+}
+
+/** Starts `wrangler dev` (see `DevServerOptions` for the defaults) and resolves once it answers `/health`. */
+export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
+	const server = new WranglerDev(options);
+	try {
+		await server.start();
+	} catch (error) {
+		await server.stop();
+		throw error;
+	}
+	return server;
 }

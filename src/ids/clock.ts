@@ -14,6 +14,7 @@ export interface Clock {
 /** Fills `bytes` with cryptographically strong random bytes. */
 export type RandomBytes = (bytes: Uint8Array) => void;
 
+/** `crypto.getRandomValues`: Workers, Node 20+, Deno, Bun and browsers. */
 export const cryptoRandomBytes: RandomBytes = (bytes) => {
 	crypto.getRandomValues(bytes);
 };
@@ -23,3 +24,8 @@ export const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/** Unix milliseconds as an ISO 8601 string (UTC), as decoded IDs show their time. */
+export function isoTime(ms: number): string {
+	return new Date(ms).toISOString();
+}

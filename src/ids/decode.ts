@@ -1,8 +1,19 @@
+/**
+ * What an ID says, whatever its kind: the decoder behind `GET /decode/:id` and
+ * RPC `decode`. The kind is told by shape alone, so a caller need not say it.
+ *
+ *   const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+ *   decodeId("1541815603606036480", layout);        // { type: "snowflake", timestamp, workerId, sequence, datacenterId, machineId, … }
+ *   decodeId("01ARYZ6S41TSV4RRFFQ69G5FAV", layout); // { type: "ulid", … }
+ *   decodeId("not an id", layout);                  // throws invalid_id, naming the three accepted shapes
+ */
+import { isoTime } from "./clock";
 import { IdError } from "./errors";
 import { type SnowflakeLayout, splitTwitterWorkerId } from "./layout";
-import { decodeUlid, uuidToUlid } from "./ulid";
+import { type DecodedUlid, decodeUlid, uuidToUlid } from "./ulid";
 import { parseUuid, uuidV7Timestamp } from "./uuidv7";
 
+/** A Snowflake ID taken apart under a layout. */
 export interface DecodedSnowflake {
 	type: "snowflake";
 	id: string;
@@ -15,14 +26,7 @@ export interface DecodedSnowflake {
 	/** Under a 10-bit worker field (Twitter's layout): its low 5 bits. */
 	machineId?: number;
 }
-export interface DecodedUlid {
-	type: "ulid";
-	id: string;
-	timestamp: number;
-	time: string;
-	randomness: string;
-	uuid: string;
-}
+/** A version-7 UUID: its time, and the same 128 bits as a ULID. */
 export interface DecodedUuidV7 {
 	type: "uuidv7";
 	id: string;
@@ -31,24 +35,28 @@ export interface DecodedUuidV7 {
 	time: string;
 	ulid: string;
 }
+/** A UUID of any other version: its version, and the same 128 bits as a ULID. */
 export interface DecodedUuid {
 	type: "uuid";
 	id: string;
 	version: number;
 	ulid: string;
 }
+export type { DecodedUlid };
+/** What `/decode/:id` and RPC `decode` answer, by the kind of ID. */
 export type DecodedId = DecodedSnowflake | DecodedUlid | DecodedUuidV7 | DecodedUuid;
 
 const SNOWFLAKE_LIMIT = 2n ** 63n;
 const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
 
-/** Tells the kind by shape: 1–19 digits, 26 characters, or 36 with hyphens at 8-4-4-4-12. */
+/**
+ * Decodes `text` by its shape: 1–19 digits is a Snowflake (read with `layout`), 26
+ * characters a ULID, 36 with hyphens at 8-4-4-4-12 a UUID. Throws `invalid_id`
+ * for anything else, or for a value out of its kind's range.
+ */
 export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	if (SNOWFLAKE_TEXT.test(text)) return decodeSnowflake(text, layout);
-	if (text.length === 26) {
-		const ulid = decodeUlid(text);
-		return { type: "ulid", ...ulid, time: isoTime(ulid.timestamp) };
-	}
+	if (text.length === 26) return decodeUlid(text);
 	if (text.length === 36) {
 		const uuid = parseUuid(text);
 		const ulid = uuidToUlid(uuid.id);
@@ -65,6 +73,7 @@ export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	);
 }
 
+/** A Snowflake ID (1–19 decimal digits, below 2^63) taken apart under `layout`; else `invalid_id`. */
 export function decodeSnowflake(text: string, layout: SnowflakeLayout): DecodedSnowflake {
 	const value = BigInt(text);
 	if (value >= SNOWFLAKE_LIMIT) {
@@ -84,8 +93,4 @@ export function decodeSnowflake(text: string, layout: SnowflakeLayout): DecodedS
 		sequence,
 	};
 	return layout.hasDatacenterSplit ? { ...decoded, ...splitTwitterWorkerId(workerId) } : decoded;
-}
-
-function isoTime(ms: number): string {
-	return new Date(ms).toISOString();
 }

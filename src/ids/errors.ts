@@ -1,31 +1,48 @@
 /**
- * Every failure the ID core (and the service around it) can report. The code is
- * the contract: HTTP maps it to a status, RPC callers read it from the message.
+ * The errors of the ID core. Each is an `IdError` whose `code` says what failed;
+ * the service around the core adds its own codes (see src/worker/errors.ts) and
+ * maps every code to an HTTP status, and RPC callers read the code from the
+ * message.
+ *
+ *   try {
+ *     factory.nextBatch(Date.now(), 10);
+ *   } catch (error) {
+ *     if (error instanceof IdError && error.code === "overloaded") retryLater(error.retryAfterSeconds);
+ *   }
  */
 export type IdErrorCode =
+	/** Returned when a worker ID is outside the layout's worker field or the owned set. */
 	| "invalid_worker_id"
+	/** Returned when a batch size is not an integer in the allowed range. */
 	| "invalid_count"
+	/** Returned when a text is not a Snowflake, ULID or UUID, or is out of its range. */
 	| "invalid_id"
-	| "invalid_format"
+	/** Returned when a layout or a worker-ID set does not validate. */
 	| "invalid_config"
-	| "unauthorized"
-	| "not_found"
-	| "method_not_allowed"
-	| "layout_mismatch"
+	/** Returned when the clock has passed the last instant a layout (or a 48-bit time) can represent. */
 	| "layout_exhausted"
+	/** Returned when the clock went back further than the generator may wait out. */
 	| "clock_regression"
+	/** Returned when a generator cannot issue more in this tick without repeating (retry shortly). */
 	| "overloaded"
+	/** Returned when the host gives the core something impossible, e.g. a negative clock reading. */
 	| "internal";
 
-export class IdError extends Error {
+/**
+ * A failure with a machine-readable code and a human-readable detail.
+ * `Code` is the core's codes unless a wider union is named explicitly
+ * (`new IdError<ServiceErrorCode>(…)`), so the core cannot raise a code it does
+ * not declare.
+ */
+export class IdError<Code extends string = IdErrorCode> extends Error {
 	override readonly name = "IdError";
-	readonly code: IdErrorCode;
+	readonly code: Code;
 	/** What was wrong and what is allowed, without the code prefix. */
 	readonly detail: string;
 	/** For retryable refusals (clock_regression, overloaded): seconds until a retry can succeed. */
 	readonly retryAfterSeconds: number | undefined;
 
-	constructor(code: IdErrorCode, detail: string, retryAfterSeconds?: number) {
+	constructor(code: NoInfer<Code>, detail: string, retryAfterSeconds?: number) {
 		// The message starts with the code because only the message survives an
 		// RPC boundary (own properties of a thrown error are dropped).
 		super(`${code}: ${detail}`);
@@ -33,4 +50,46 @@ export class IdError extends Error {
 		this.detail = detail;
 		this.retryAfterSeconds = retryAfterSeconds;
 	}
+}
+
+/** A value as an error message shows it: strings quoted, anything else as written. */
+export function describeValue(value: unknown): string {
+	return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** The smallest and largest count a call accepts, and how it must be written (for messages). */
+export interface CountRule {
+	min: number;
+	max: number;
+	/** Appended to the range in messages, e.g. "written once in decimal digits". */
+	spelling?: string;
+}
+
+/** Returned when `got` is not an integer in `[rule.min, rule.max]`. */
+export function invalidCount(rule: CountRule, got: unknown): IdError {
+	const spelling = rule.spelling ? `, ${rule.spelling}` : "";
+	return new IdError(
+		"invalid_count",
+		`count must be an integer in [${rule.min}, ${rule.max}]${spelling}; got ${describeValue(got)}`,
+	);
+}
+
+/**
+ * The one count check of the project: the count itself when it is an integer in
+ * `[rule.min, rule.max]`, else `invalid_count`. The generators accept any batch
+ * size they can produce; the service narrows it to `[1, MAX_BATCH]`.
+ *
+ *   checkCount(5, { min: 1, max: 10_000 }); // 5
+ *   checkCount(0, { min: 1, max: 10_000 }); // throws invalid_count: count must be an integer in [1, 10000]; got 0
+ */
+export function checkCount(count: unknown, rule: CountRule): number {
+	if (
+		typeof count === "number" &&
+		Number.isInteger(count) &&
+		count >= rule.min &&
+		count <= rule.max
+	) {
+		return count;
+	}
+	throw invalidCount(rule, count);
 }

@@ -1,3 +1,14 @@
+/**
+ * Snowflake layouts: how a 63-bit ID (below a zero sign bit) splits into time,
+ * worker ID and sequence. `SnowflakeLayout` validates a configuration once and
+ * then converts between clock readings, ticks, fields and IDs; no I/O.
+ *
+ *   const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+ *   layout.maxWorkerId;                                          // 1023
+ *   layout.compose({ tick: layout.tickOf(Date.now()), workerId: 7, sequence: 0 }); // a bigint ID
+ *   layout.decompose(1541815603606036480n);                      // { tick, workerId, sequence }
+ *   new Date(layout.exhaustsAt).toISOString();                   // "2080-07-10T17:30:30.209Z"
+ */
 import { IdError } from "./errors";
 
 /**
@@ -14,6 +25,7 @@ export interface LayoutConfig {
 	timeUnitMs: number;
 }
 
+/** Twitter's layout: 41 time bits of 1 ms from 2010-11-04, 10 worker bits, 12 sequence bits. */
 export const TWITTER_LAYOUT: LayoutConfig = Object.freeze({
 	epoch: 1288834974657,
 	timeBits: 41,
@@ -27,6 +39,7 @@ const MAX_DATE_MS = 8.64e15;
 /** Worker and sequence fields stay within 30 bits so they are plain small integers. */
 const MAX_FIELD_BITS = 30;
 
+/** The three fields of a Snowflake ID. */
 export interface SnowflakeFields {
 	/** Ticks since the layout's epoch. */
 	tick: number;
@@ -34,6 +47,10 @@ export interface SnowflakeFields {
 	sequence: number;
 }
 
+/**
+ * A validated layout: the bit widths sum to 63, each field fits, the epoch and
+ * unit are sane integers; anything else throws `invalid_config` naming the field.
+ */
 export class SnowflakeLayout implements LayoutConfig {
 	readonly epoch: number;
 	readonly timeBits: number;
@@ -112,6 +129,7 @@ export class SnowflakeLayout implements LayoutConfig {
 		return `epoch=${this.epoch};bits=${this.timeBits}/${this.workerBits}/${this.sequenceBits};unit=${this.timeUnitMs}`;
 	}
 
+	/** The ID with these fields (not range-checked: the generator only passes valid ones). */
 	compose(fields: SnowflakeFields): bigint {
 		return (
 			(BigInt(fields.tick) << this.lowShift) |
@@ -120,6 +138,7 @@ export class SnowflakeLayout implements LayoutConfig {
 		);
 	}
 
+	/** The fields of an ID below 2^63. */
 	decompose(id: bigint): SnowflakeFields {
 		return {
 			tick: Number(id >> this.lowShift),
@@ -128,6 +147,7 @@ export class SnowflakeLayout implements LayoutConfig {
 		};
 	}
 
+	/** What `GET /layout` answers: the configuration, its limits and `exhaustsAt` as ISO text. */
 	toJSON() {
 		return {
 			epoch: this.epoch,

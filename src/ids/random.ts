@@ -1,5 +1,13 @@
+/**
+ * Randomness for the ULID and UUIDv7 factories, drawn from the injected source in
+ * blocks (one getRandomValues call per block, not per ID).
+ *
+ *   const pool = new RandomPool(cryptoRandomBytes, 1024);
+ *   pool.bytes(10); // 10 fresh bytes, valid until the next call
+ *   pool.uint32();  // 32 fresh bits
+ */
 import type { RandomBytes } from "./clock";
-import { IdError } from "./errors";
+import type { CountRule } from "./errors";
 
 /** Random bytes drawn in blocks, so the host's getRandomValues runs once per block, not per ID. */
 export class RandomPool {
@@ -37,9 +45,5 @@ export class RandomPool {
 	}
 }
 
-/** The batch size a factory accepts; the service narrows it to [1, MAX_BATCH] before this. */
-export function checkCount(count: number): void {
-	if (!Number.isSafeInteger(count) || count < 0) {
-		throw new IdError("invalid_count", `count must be a whole number >= 0; got ${count}`);
-	}
-}
+/** The batch sizes a factory accepts; the service narrows them to [1, MAX_BATCH] before this. */
+export const ANY_BATCH: CountRule = { min: 0, max: Number.MAX_SAFE_INTEGER };

@@ -1,6 +1,29 @@
+/**
+ * Snowflake IDs for one worker ID: a serialized generator that never issues an
+ * ID twice or out of order, whatever the clock does, and persists a high-water
+ * mark (a lease) so that a later life of the same worker ID never reissues.
+ * Runtime-neutral: the clock, the randomness and the mark's storage are injected.
+ *
+ *   const generator = new SnowflakeGenerator({
+ *     layout: new SnowflakeLayout(TWITTER_LAYOUT),
+ *     workerId: 7,
+ *     clock: systemClock,
+ *     maxBackwardMs: 1000,
+ *     leaseMs: 1000,
+ *     restoredMark: storage.get("mark"),
+ *     persistMark: (tick) => storage.put("mark", tick),
+ *   });
+ *   const ids = await generator.next(3); // three decimal strings, strictly increasing
+ */
 import type { Clock } from "./clock";
-import { IdError } from "./errors";
+import { type CountRule, checkCount, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
+import { DecimalFormatter } from "./snowflake-text";
+
+export { formatRuns } from "./snowflake-text";
+
+/** A generator issues at least one ID per call; the service bounds the batch. */
+const ANY_POSITIVE_COUNT: CountRule = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 /**
  * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
@@ -12,11 +35,15 @@ export interface IdRun {
 	count: number;
 }
 
+/** What a `SnowflakeGenerator` needs; all required unless a default is named. */
 export interface SnowflakeGeneratorOptions {
+	/** How IDs are cut up (validated by `SnowflakeLayout`). */
 	layout: SnowflakeLayout;
+	/** An integer in [0, layout.maxWorkerId]; else `invalid_worker_id`. */
 	workerId: number;
+	/** Time and waiting: `systemClock`, a Workers clock (`scheduler.wait`), or a fake in tests. */
 	clock: Clock;
-	/** A clock that went back by at most this much is waited out; more is refused. */
+	/** A clock that went back by at most this much is waited out; more is `clock_regression`. */
 	maxBackwardMs: number;
 	/** How far ahead of the issued ticks the persisted high-water mark runs. */
 	leaseMs: number;
@@ -25,9 +52,9 @@ export interface SnowflakeGeneratorOptions {
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
 	 */
 	persistMark: (tick: number) => void | Promise<void>;
-	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
+	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. Default: none (a first life). */
 	restoredMark?: number | undefined;
-	/** Uniform in [0, 1): picks the small random sequence start of each new tick. */
+	/** Uniform in [0, 1): picks the small random sequence start of each new tick. Default: `Math.random`. */
 	random?: () => number;
 }
 
@@ -117,7 +144,12 @@ export class SnowflakeGenerator {
 		this.restoring = restored !== undefined;
 	}
 
-	/** `count` IDs as decimal strings, strictly increasing. */
+	/**
+	 * `count` IDs (default 1, any positive integer) as decimal strings, strictly
+	 * increasing and above every ID this worker ID issued before. Rejects with
+	 * `clock_regression` (clock back by more than `maxBackwardMs`), `layout_exhausted`
+	 * (past the layout's last instant) or `invalid_count`.
+	 */
 	next(count = 1): Promise<string[]> {
 		const started = this.start(count);
 		if (started instanceof Promise) return started.then((runs) => this.decimal.format(runs));
@@ -130,6 +162,7 @@ export class SnowflakeGenerator {
 		return started instanceof Promise ? started : Promise.resolve([started]);
 	}
 
+	/** Counters since this generator was made (see `SnowflakeStats`). */
 	stats(): SnowflakeStats {
 		return {
 			...this.counters,
@@ -203,9 +236,7 @@ export class SnowflakeGenerator {
 	private async issue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		try {
 			this.counters.requests++;
-			if (!Number.isSafeInteger(count) || count < 1) {
-				throw new IdError("invalid_count", `count must be a positive integer, got ${count}`);
-			}
+			checkCount(count, ANY_POSITIVE_COUNT);
 			const { layout } = this;
 			const runs: IdRun[] = [];
 			let remaining = count;
@@ -290,92 +321,5 @@ export class SnowflakeGenerator {
 			);
 		}
 		await this.clock.sleep(behindMs);
-	}
-}
-
-/** Decimal strings for runs of IDs of one worker ID (see `DecimalFormatter`). */
-export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRun[]): string[] {
-	return new DecimalFormatter(layout, workerId).format(runs);
-}
-
-/** "000" … "999": the last three digits of an ID, by value. */
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"));
-
-/**
- * Decimal text for the IDs of one worker ID. A 63-bit ID does not fit in a double,
- * so each ID is written as its head (the ID divided by 1,000, as decimal text) and
- * its last three digits from a table: one string concatenation per ID, with no
- * BigInt and no number-to-string conversion. The head changes only every 1,000
- * consecutive IDs; it, and the split of the tick's base (tick and worker bits,
- * sequence 0), are computed with BigInt and remembered, so single IDs from one
- * tick (the generator's `next(1)`) reuse them too.
- */
-class DecimalFormatter {
-	private readonly layout: SnowflakeLayout;
-	private readonly workerId: number;
-	/** The tick whose base is split below, or -1. */
-	private tick = -1;
-	/** The tick's base as `baseThousands × 1000 + baseRest`. */
-	private baseThousands = 0n;
-	private baseRest = 0;
-	/** The head for IDs `headOffset` thousands above `baseThousands × 1000`, or -1. */
-	private headOffset = -1;
-	private head = "";
-
-	constructor(layout: SnowflakeLayout, workerId: number) {
-		this.layout = layout;
-		this.workerId = workerId;
-	}
-
-	format(runs: IdRun[]): string[] {
-		let total = 0;
-		for (const run of runs) total += run.count;
-		const ids = new Array<string>(total);
-		let at = 0;
-		for (const run of runs) at = this.write(run, ids, at);
-		return ids;
-	}
-
-	/** One run's IDs (what the generator's fast path issues). */
-	formatRun(run: IdRun): string[] {
-		const ids = new Array<string>(run.count);
-		this.write(run, ids, 0);
-		return ids;
-	}
-
-	/** Writes the run's IDs into `ids` from index `at`; returns the index after them. */
-	private write(run: IdRun, ids: string[], at: number): number {
-		if (run.tick !== this.tick) {
-			const base = this.layout.compose({ tick: run.tick, workerId: this.workerId, sequence: 0 });
-			this.tick = run.tick;
-			this.baseThousands = base / 1000n;
-			this.baseRest = Number(base % 1000n);
-			this.headOffset = -1;
-		}
-		// The first ID is (baseThousands + thousands) × 1000 + rest, with rest < 1000.
-		const start = this.baseRest + run.firstSequence;
-		let thousands = Math.floor(start / 1000);
-		let rest = start - thousands * 1000;
-		let head = this.headAt(thousands);
-		const end = at + run.count;
-		for (let i = at; i < end; i++) {
-			// An empty head means an ID below 1,000 (only at the very start of the epoch): no padding.
-			ids[i] = head === "" ? String(rest) : head + THREE_DIGITS[rest];
-			if (++rest === 1000) {
-				rest = 0;
-				head = this.headAt(++thousands);
-			}
-		}
-		return end;
-	}
-
-	/** The decimal head of IDs `thousands` thousands above the base's; "" for zero. */
-	private headAt(thousands: number): string {
-		if (thousands !== this.headOffset) {
-			const value = this.baseThousands + BigInt(thousands);
-			this.head = value === 0n ? "" : String(value);
-			this.headOffset = thousands;
-		}
-		return this.head;
 	}
 }

@@ -1,6 +1,12 @@
 /**
  * ULID (https://github.com/ulid/spec): 48-bit millisecond time + 80 random bits,
  * 26 Crockford base32 characters, uppercase, sortable as strings.
+ *
+ *   const ulids = new UlidFactory();            // randomness: crypto.getRandomValues
+ *   ulids.next(Date.now());                     // "01J9Z3…": 26 characters
+ *   ulids.nextBatch(Date.now(), 3);             // three, strictly increasing
+ *   decodeUlid("01aryz6s41tsv4rrffq69g5fav");   // { type: "ulid", id: "01ARYZ6S41…", timestamp, time, randomness, uuid }
+ *   ulidToUuid("01ARYZ6S41TSV4RRFFQ69G5FAV");   // "01563e3a-b5d3-d676-4c61-efb99302bd5b"
  */
 import {
 	CROCKFORD_ALLOWED,
@@ -16,12 +22,13 @@ import {
 	incrementBase32,
 	TIME_CHARS,
 } from "./base32";
-import { cryptoRandomBytes, type RandomBytes } from "./clock";
-import { IdError } from "./errors";
-import { checkCount, RandomPool } from "./random";
+import { cryptoRandomBytes, isoTime, type RandomBytes } from "./clock";
+import { checkCount, IdError } from "./errors";
+import { ANY_BATCH, RandomPool } from "./random";
 import { bytesToHex, formatUuid, parseUuid } from "./uuidv7";
 
 export const ULID_LENGTH = 26;
+/** The largest ULID: 128 one bits. */
 export const MAX_ULID = "7ZZZZZZZZZZZZZZZZZZZZZZZZZ";
 
 /** 80 random bits (16 characters) per new millisecond; the pool holds 16 draws. */
@@ -44,10 +51,15 @@ export class UlidFactory {
 	/** Value of the 16th random digit. Kept as a number: 31 of 32 increments touch only it. */
 	private randomLast = 0;
 
+	/** @param random where the 80 random bits come from. Default: `crypto.getRandomValues`. */
 	constructor(random: RandomBytes = cryptoRandomBytes) {
 		this.pool = new RandomPool(random, POOL_BYTES);
 	}
 
+	/**
+	 * The next ULID at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted` or
+	 * `internal`). Throws `overloaded` if 2^80 ULIDs were asked for in one millisecond.
+	 */
 	next(nowMs: number): string {
 		checkTimestamp(nowMs, "ULID");
 		if (nowMs > this.lastMs) {
@@ -64,8 +76,9 @@ export class UlidFactory {
 		return this.prefix + CROCKFORD_ALPHABET.charAt(this.randomLast);
 	}
 
+	/** `count` ULIDs (0 or more) at `nowMs`, strictly increasing, as `next` makes them. */
 	nextBatch(nowMs: number, count: number): string[] {
-		checkCount(count);
+		checkCount(count, ANY_BATCH);
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) ids.push(this.next(nowMs));
 		return ids;
@@ -88,22 +101,36 @@ export class UlidFactory {
 	}
 }
 
+/** A ULID taken apart: what `decodeUlid` and `/decode/:id` answer for a ULID. */
 export interface DecodedUlid {
+	type: "ulid";
 	/** Canonical form: uppercase, aliases resolved. */
 	id: string;
 	/** Unix milliseconds. */
 	timestamp: number;
+	/** The same instant as an ISO 8601 string. */
+	time: string;
 	/** The 80 random bits as 20 lowercase hex digits. */
 	randomness: string;
 	/** The same 128 bits as a lowercase 8-4-4-4-12 UUID. */
 	uuid: string;
 }
 
+/**
+ * Validates and decodes a ULID (case-insensitive; I and L read as 1, O as 0).
+ * Throws `invalid_id` naming the first bad character, a wrong length, or a value
+ * above `7ZZZZZZZZZZZZZZZZZZZZZZZZZ`.
+ *
+ *   decodeUlid("01aryz6s41tsv4rrffq69g5fav").time; // "2016-07-30T22:36:16.385Z"
+ */
 export function decodeUlid(text: string): DecodedUlid {
 	const bytes = ulidBytes(text);
+	const timestamp = decodeTime(text.slice(0, TIME_CHARS));
 	return {
+		type: "ulid",
 		id: encodeBits(bytes, 2),
-		timestamp: decodeTime(text.slice(0, TIME_CHARS)),
+		timestamp,
+		time: isoTime(timestamp),
 		randomness: bytesToHex(bytes.subarray(6)),
 		uuid: formatUuid(bytes),
 	};

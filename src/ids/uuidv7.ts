@@ -9,11 +9,16 @@
  * millisecond are not guessable from each other.
  *
  * Also here: UUID text parsing and formatting (any version).
+ *
+ *   const uuids = new UuidV7Factory();                  // randomness: crypto.getRandomValues
+ *   uuids.next(Date.now());                             // "0192…-…-7…-8…-…", lowercase
+ *   uuids.nextBatch(Date.now(), 3);                     // three, strictly increasing
+ *   uuidV7Timestamp(parseUuid(uuids.next(1e12)).bytes); // 1000000000000
  */
 import { checkTimestamp, describeCharAt } from "./base32";
 import { cryptoRandomBytes, type RandomBytes } from "./clock";
-import { IdError } from "./errors";
-import { checkCount, RandomPool } from "./random";
+import { checkCount, IdError } from "./errors";
+import { ANY_BATCH, RandomPool } from "./random";
 
 const HYPHEN = 0x2d;
 
@@ -21,11 +26,17 @@ const HYPHEN = 0x2d;
 const COUNTER_LOW_BITS = 30; // top 30 bits of rand_b
 const COUNTER_LOW_MAX = 2 ** COUNTER_LOW_BITS - 1;
 const COUNTER_HIGH_MAX = 2 ** 12 - 1; // rand_a
+/** The largest value of the 42-bit counter (rand_a and the top of rand_b). */
 export const MAX_UUIDV7_COUNTER = 2 ** 42 - 1;
 
 /** 4 random bytes per UUID, 8 per seed: 1 KiB is about 250 UUIDs per getRandomValues call. */
 const POOL_BYTES = 1024;
 
+/**
+ * Monotonic UUIDv7s for one isolate. A later millisecond seeds the 42-bit counter
+ * at random (its top bit clear, leaving room to count); the same millisecond, or
+ * a clock that went back, adds 1 to it, so IDs strictly increase.
+ */
 export class UuidV7Factory {
 	private readonly pool: RandomPool;
 	private readonly seedCounter: (() => number) | undefined;
@@ -44,6 +55,11 @@ export class UuidV7Factory {
 		this.seedCounter = seedCounter;
 	}
 
+	/**
+	 * The next UUIDv7 at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted`
+	 * or `internal`). When the counter runs out within a millisecond it moves on to the
+	 * next one (RFC 9562 §6.2), so the timestamp may run ahead of `nowMs`.
+	 */
 	next(nowMs: number): string {
 		checkTimestamp(nowMs, "UUIDv7");
 		if (nowMs > this.lastMs) this.startMillisecond(nowMs);
@@ -76,8 +92,9 @@ export class UuidV7Factory {
 		);
 	}
 
+	/** `count` UUIDv7s (0 or more) at `nowMs`, strictly increasing, as `next` makes them. */
 	nextBatch(nowMs: number, count: number): string[] {
-		checkCount(count);
+		checkCount(count, ANY_BATCH);
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) ids.push(this.next(nowMs));
 		return ids;
@@ -127,6 +144,7 @@ export function uuidV7Timestamp(bytes: Uint8Array): number {
 	return ms;
 }
 
+/** A UUID's canonical text, version nibble and 16 bytes. */
 export interface ParsedUuid {
 	/** Lowercase 8-4-4-4-12. */
 	id: string;

@@ -3,10 +3,11 @@ import { bearerAuth } from "hono/bearer-auth";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import { IdError } from "../ids/errors";
+import { METHOD_NAME_ALL } from "hono/router";
+import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
 import { type Config, configFrom } from "./config";
-import { errorResponse } from "./errors";
+import { errorResponse, serviceError } from "./errors";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { regionRoutes } from "./routes/regions";
@@ -15,20 +16,6 @@ import { statelessRoutes } from "./routes/stateless";
 
 /** Paths that need no token even when API_TOKEN is set. */
 const PUBLIC_PATHS = new Set(["/", "/health"]);
-
-/** Each known path and the methods it takes; any other method is a 405. */
-const ALLOWED_METHODS: Record<string, string[]> = {
-	"/": ["GET"],
-	"/health": ["GET"],
-	"/layout": ["GET"],
-	"/regions": ["GET"],
-	"/snowflake": ["GET", "POST"],
-	"/snowflake/:workerId": ["GET", "POST"],
-	"/snowflake/:workerId/stats": ["GET"],
-	"/ulid": ["GET", "POST"],
-	"/uuidv7": ["GET", "POST"],
-	"/decode/:id": ["GET"],
-};
 
 // Middleware built from the config, once per config (i.e. per isolate).
 const corsFor = new WeakMap<Config, MiddlewareHandler>();
@@ -40,7 +27,7 @@ const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
 	if (!handler) {
 		handler = cors({
 			origin: config.corsOrigins,
-			allowMethods: ["GET", "POST", "OPTIONS"],
+			allowMethods: [...new Set([...served.values()].flat()), "OPTIONS"],
 			allowHeaders: ["Authorization", "Content-Type", "Accept"],
 			exposeHeaders: ["Retry-After", "X-Request-Id"],
 			maxAge: 86_400,
@@ -66,7 +53,7 @@ const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
 			const challenge = error.getResponse().headers.get("WWW-Authenticate");
 			if (challenge) c.header("WWW-Authenticate", challenge);
 			// bearerAuth answers a malformed header with 400; both mean "no valid token".
-			throw new IdError(
+			throw serviceError(
 				"unauthorized",
 				"this route needs the header 'Authorization: Bearer <token>' with the service's API token",
 			);
@@ -86,7 +73,7 @@ const MAX_URL_LENGTH = 4_096;
 const urlLengthGuard: MiddlewareHandler<AppEnv> = (c, next) => {
 	const length = c.req.url.length;
 	if (length > MAX_URL_LENGTH) {
-		throw new IdError(
+		throw serviceError(
 			"not_found",
 			`no route has a URL longer than ${MAX_URL_LENGTH} characters; this one has ${length}`,
 		);
@@ -94,9 +81,25 @@ const urlLengthGuard: MiddlewareHandler<AppEnv> = (c, next) => {
 	return next();
 };
 
+/**
+ * Each path the routes serve, with its methods in registration order. Read from
+ * the app itself, so the 405 answers, the not-found hint and CORS never drift
+ * from the routes. Middleware (method ALL) is not a route.
+ */
+function servedMethods(routes: readonly RouterRoute[]): Map<string, string[]> {
+	const served = new Map<string, string[]>();
+	for (const { path, method } of routes) {
+		if (method === METHOD_NAME_ALL) continue;
+		const methods = served.get(path) ?? [];
+		if (!methods.includes(method)) methods.push(method);
+		served.set(path, methods);
+	}
+	return served;
+}
+
 const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 	c.header("Allow", allowed.join(", "));
-	throw new IdError(
+	throw serviceError(
 		"method_not_allowed",
 		`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
 	);
@@ -115,15 +118,15 @@ const routes = base
 	.route("/", snowflakeRoutes)
 	.route("/", statelessRoutes);
 
-for (const [path, allowed] of Object.entries(ALLOWED_METHODS)) {
+const served = servedMethods(routes.routes);
+const routeList = [...served.keys()].join(", ");
+
+for (const [path, allowed] of served) {
 	routes.all(path, methodNotAllowed(allowed));
 }
 
 routes.notFound((c) => {
-	throw new IdError(
-		"not_found",
-		`no route ${c.req.path}; see / (playground), /health, /layout, /regions, /snowflake/:workerId, /snowflake, /ulid, /uuidv7, /decode/:id`,
-	);
+	throw serviceError("not_found", `no route ${c.req.path}; the routes are ${routeList}`);
 });
 routes.onError((error, c) => errorResponse(c, error));
 

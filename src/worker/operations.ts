@@ -3,11 +3,12 @@
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
 import { type DecodedId, decodeId } from "../ids/decode";
-import { IdError } from "../ids/errors";
+import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
 import { formatRuns } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { type Config, configFrom } from "./config";
+import { type ServiceError, serviceError } from "./errors";
 import { autoSetFor, type CallerCf, placementFor } from "./placement";
 import type { IssueResult, StatsResult } from "./snowflake-do";
 
@@ -26,27 +27,18 @@ export interface UuidV7Ids {
 }
 export type UlidFormat = "ulid" | "uuid";
 
-const describe = (value: unknown) =>
-	typeof value === "string" ? JSON.stringify(value) : String(value);
-
-export function checkCount(config: Config, count: unknown): number {
-	if (count === undefined) return 1;
-	if (
-		typeof count === "number" &&
-		Number.isInteger(count) &&
-		count >= 1 &&
-		count <= config.maxBatch
-	) {
-		return count;
-	}
-	throw invalidCount(config, count);
+/** The counts a request may ask for: [1, MAX_BATCH]. */
+export function countRule(config: Config): CountRule {
+	return { min: 1, max: config.maxBatch, spelling: "written once in decimal digits" };
 }
 
-export function invalidCount(config: Config, got: unknown): IdError {
-	return new IdError(
-		"invalid_count",
-		`count must be an integer in [1, ${config.maxBatch}], written once in decimal digits; got ${describe(got)}`,
-	);
+/** A request's count: 1 when absent, else checked against `countRule`. */
+function requestCount(config: Config, count: unknown): number {
+	return count === undefined ? 1 : checkCount(count, countRule(config));
+}
+
+export function invalidRequestCount(config: Config, got: unknown): IdError {
+	return invalidCount(countRule(config), got);
 }
 
 /** A worker ID this deployment owns (WORKER_IDS, within the layout's range). */
@@ -70,7 +62,7 @@ export function invalidWorkerId(config: Config, got: unknown): IdError {
 			: `one of the worker IDs this deployment owns, WORKER_IDS = ${owned},`;
 	return new IdError(
 		"invalid_worker_id",
-		`workerId must be ${allowed} written in decimal digits; got ${describe(got)}`,
+		`workerId must be ${allowed} written in decimal digits; got ${describeValue(got)}`,
 	);
 }
 
@@ -79,10 +71,10 @@ export function checkFormat(format: unknown): UlidFormat {
 	throw invalidFormat(format);
 }
 
-export function invalidFormat(got: unknown): IdError {
-	return new IdError(
+export function invalidFormat(got: unknown): ServiceError {
+	return serviceError(
 		"invalid_format",
-		`format must be "ulid" or "uuid", given once; got ${describe(got)}`,
+		`format must be "ulid" or "uuid", given once; got ${describeValue(got)}`,
 	);
 }
 
@@ -114,7 +106,7 @@ async function callSnowflake<T extends IssueResult | StatsResult>(
 		try {
 			const result = (await call(snowflakeStub(env, workerId))) as T;
 			if (result.ok) return result as Extract<T, { ok: true }>;
-			throw new IdError(result.code, result.detail, result.retryAfterSeconds);
+			throw serviceError(result.code, result.detail, result.retryAfterSeconds);
 		} catch (error) {
 			const flags = error as { overloaded?: boolean; retryable?: boolean };
 			if (flags.overloaded) {
@@ -136,7 +128,7 @@ export async function snowflakeIds(
 	cf?: CallerCf,
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
-	const count = checkCount(config, input.count);
+	const count = requestCount(config, input.count);
 	const workerId =
 		input.workerId === undefined ? pickWorkerId(config, cf) : checkWorkerId(config, input.workerId);
 	const { runs } = await callSnowflake<IssueResult>(env, workerId, (stub) =>
@@ -157,7 +149,7 @@ let ulids: UlidFactory | undefined;
 let uuids: UuidV7Factory | undefined;
 
 export function ulidIds(env: Env, input: { count?: unknown; format?: unknown }): UlidIds {
-	const count = checkCount(configFrom(env), input.count);
+	const count = requestCount(configFrom(env), input.count);
 	const format = checkFormat(input.format);
 	ulids ??= new UlidFactory();
 	const ids = ulids.nextBatch(Date.now(), count);
@@ -165,7 +157,7 @@ export function ulidIds(env: Env, input: { count?: unknown; format?: unknown }):
 }
 
 export function uuidv7Ids(env: Env, input: { count?: unknown }): UuidV7Ids {
-	const count = checkCount(configFrom(env), input.count);
+	const count = requestCount(configFrom(env), input.count);
 	uuids ??= new UuidV7Factory();
 	return { type: "uuidv7", ids: uuids.nextBatch(Date.now(), count) };
 }

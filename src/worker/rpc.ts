@@ -2,6 +2,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import { app } from "./app";
+import { serviceError } from "./errors";
 import {
 	decode,
 	type SnowflakeIds,
@@ -29,7 +30,7 @@ export interface UuidV7Options {
 /**
  * The service for other Workers, over a service binding:
  * `services = [{ binding = "IDS", service = "edge-ids", entrypoint = "IdService" }]`.
- * Same operations, validation and values as the HTTP routes (they share ./ids).
+ * Same operations, validation and values as the HTTP routes (they share ./operations).
  * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
  * starts with its code, `invalid_count: count must be …`, because only the message
  * survives the RPC boundary; `idErrorCode(error)` in src/client.ts reads it back.
@@ -72,7 +73,7 @@ function trustedEnv(env: Env): Env {
 
 function optionsObject<T extends object>(options: T): Partial<Record<keyof T, unknown>> {
 	if (options === null || typeof options !== "object" || Array.isArray(options)) {
-		throw new IdError("invalid_format", "options must be an object such as { count: 10 }");
+		throw serviceError("invalid_format", "options must be an object such as { count: 10 }");
 	}
 	return options;
 }

@@ -1,13 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../ids/clock";
-import { IdError, type IdErrorCode } from "../ids/errors";
+import { IdError } from "../ids/errors";
 import { type IdRun, SnowflakeGenerator, type SnowflakeStats } from "../ids/snowflake";
 import { configFrom } from "./config";
+import { type ServiceErrorCode, serviceError } from "./errors";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
 export type IssueResult =
 	| { ok: true; runs: IdRun[] }
-	| { ok: false; code: IdErrorCode; detail: string; retryAfterSeconds?: number | undefined };
+	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
 export type StatsResult =
 	| { ok: true; stats: SnowflakeStats & { workerId: number } }
@@ -65,7 +66,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		const stored = kv.get<string>(LAYOUT_KEY);
 		if (stored !== undefined && stored !== fingerprint) {
 			// IDs issued under another layout could collide with this one's: refuse.
-			throw new IdError(
+			throw serviceError(
 				"layout_mismatch",
 				`worker ID ${workerId} issued IDs under another Snowflake layout; restore the SNOWFLAKE_* settings it used or move to a new epoch in a new namespace`,
 			);

@@ -1,15 +1,15 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, ValidationTargets } from "hono";
 import { z } from "zod";
-import type { IdError } from "../ids/errors";
 import { configFrom } from "./config";
-import { invalidCount, invalidFormat, invalidWorkerId } from "./operations";
+import type { ServiceError } from "./errors";
+import { invalidFormat, invalidRequestCount, invalidWorkerId } from "./operations";
 
 /**
  * Integers in query strings and paths: plain decimal digits, leading zeros
  * allowed. A sign, fraction, exponent, space or empty value fails, and so does a
  * repeated parameter (Hono hands it over as an array). Ranges depend on the
- * config and are checked by the operations in ./ids, which RPC shares.
+ * config and are checked by the operations in ./operations, which RPC shares.
  */
 const decimalInteger = z
 	.string()
@@ -31,12 +31,12 @@ function sent(c: Context, target: keyof ValidationTargets, field: string): unkno
 	return values.length === 1 ? values[0] : values;
 }
 
-function errorFor(c: Context, target: keyof ValidationTargets, field: string): IdError {
+function errorFor(c: Context, target: keyof ValidationTargets, field: string): ServiceError {
 	const config = configFrom(c.env);
 	const got = sent(c, target, field);
 	if (field === "workerId") return invalidWorkerId(config, got);
 	if (field === "format") return invalidFormat(got);
-	return invalidCount(config, got);
+	return invalidRequestCount(config, got);
 }
 
 /** zValidator answering failures with the service's own error codes and messages. */

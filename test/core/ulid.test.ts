@@ -42,8 +42,10 @@ const T = 1469918176385;
 describe("decodeUlid", () => {
 	it("decodes the spec's example", () => {
 		expect(decodeUlid(SPEC_ULID)).toEqual({
+			type: "ulid",
 			id: SPEC_ULID,
 			timestamp: 1469918176385,
+			time: "2016-07-30T22:36:16.385Z",
 			randomness: "d6764c61efb99302bd5b",
 			uuid: SPEC_UUID,
 		});
@@ -51,8 +53,10 @@ describe("decodeUlid", () => {
 
 	it("decodes the largest ULID", () => {
 		expect(decodeUlid("7ZZZZZZZZZZZZZZZZZZZZZZZZZ")).toEqual({
+			type: "ulid",
 			id: "7ZZZZZZZZZZZZZZZZZZZZZZZZZ",
 			timestamp: 281474976710655,
+			time: "+010889-08-02T05:31:50.655Z",
 			randomness: "ffffffffffffffffffff",
 			uuid: "ffffffff-ffff-ffff-ffff-ffffffffffff",
 		});

@@ -2,91 +2,50 @@
  * Clock faults through the Durable Object's replaceable clock, inside workerd:
  * regressions across the whole range (1 ms to 10 s) while concurrent requests
  * arrive, a clock that jumps around under load (fast-check, fixed seed), a frozen
- * clock at rollover, the end of the layout, and restarts with the clock behind the
- * stored mark. snowflake-clock.test.ts and snowflake-restart.test.ts hold the
- * single-value cases; this file covers the ranges around the limits.
+ * clock at rollover and the end of the layout. clock-restarts.test.ts holds restarts
+ * with the clock behind the stored mark; snowflake-clock.test.ts and
+ * snowflake-restart.test.ts hold the single-value cases; this file covers the
+ * ranges around the limits.
  *
  * Worker IDs 100-149 (storage is per file; IDs are per test).
  *
- * Requests go straight to `app.fetch` (the Worker's fetch, with its env): under
- * vitest-pool-workers 0.15.1 each `exports.default.fetch` in a file is slower than
- * the last (cloudflare/workers-sdk#15446), and this file sends about 500.
+ * Requests go straight to `app.fetch` (see clock-fault-requests.ts).
  */
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { app } from "../../src/worker/app";
-import { expectIncreasing, restart, TestClock, useTestClock } from "./helpers";
+import { describe, expect, it } from "vitest";
+import {
+	appJson,
+	big,
+	concurrentRequests,
+	type ErrorBody,
+	faultTally,
+	type Ids,
+	issueOrder,
+	LEASE_MS,
+	layout,
+	MAX_BACKWARD_MS,
+	objectStats,
+	REGRESSIONS_MS,
+	T,
+	tickOf,
+} from "./clock-fault-requests";
+import { expectIncreasing, useTestClock, YieldingClock } from "./helpers";
 
-const layout = new SnowflakeLayout(TWITTER_LAYOUT);
-const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
-const MAX_BACKWARD_MS = 1_000; // MAX_CLOCK_BACKWARD_MS in wrangler.jsonc
-const LEASE_MS = 1_000; // LEASE_MS in wrangler.jsonc
-const REGRESSIONS_MS = [1, 10, 100, 999, 1_000, 1_001, 5_000, 10_000];
 const CONCURRENT = 20;
-
-type Ids = { ids: string[] };
-type ErrorBody = { error: { code: string; message: string } };
-type Answer = { status: number; body: Ids & ErrorBody; headers: Headers };
-
-/** Clock faults injected by this file (printed at the end, for docs/RELIABILITY.md). */
-let faultsInjected = 0;
-let requestsUnderFault = 0;
-afterAll(() => {
-	console.log(
-		`clock-faults: ${faultsInjected} clock faults injected, ${requestsUnderFault} requests under them`,
-	);
-});
-
-async function callJson<T>(
-	path: string,
-	init?: RequestInit,
-): Promise<{ status: number; body: T; headers: Headers }> {
-	const request = new Request(`https://ids.test${path}`, init);
-	const response = await app.fetch(request, env, createExecutionContext());
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
-}
-
-const big = (id: string | undefined) => BigInt(id as string);
-const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
-
-/** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
-function issueOrder(answers: { status: number; body: Ids }[]): string[] {
-	return answers
-		.filter((a) => a.status === 200)
-		.map((a) => a.body.ids)
-		.sort((a, b) => (big(a[0]) < big(b[0]) ? -1 : 1))
-		.flat();
-}
-
-function concurrentRequests(workerId: number, n: number): Promise<Answer[]> {
-	return Promise.all(
-		Array.from({ length: n }, (_, i) =>
-			callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=${1 + ((i * 7) % 50)}`, {
-				method: i % 2 ? "POST" : "GET",
-			}),
-		),
-	);
-}
-
-async function stats(workerId: number) {
-	return (await callJson<Record<string, unknown>>(`/snowflake/${workerId}/stats`)).body;
-}
+const tally = faultTally("clock-faults");
 
 describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 	it.each(REGRESSIONS_MS.map((ms, i) => [ms, 100 + i] as const))(
 		"%i ms back (worker ID %i)",
 		async (backMs, workerId) => {
 			const clock = await useTestClock(workerId, T);
-			const before = await callJson<Ids>(`/snowflake/${workerId}?count=5`);
+			const before = await appJson<Ids>(`/snowflake/${workerId}?count=5`);
 			expect(before.status).toBe(200);
 			const last = big(before.body.ids.at(-1));
 
 			clock.time = T - backMs;
-			faultsInjected++;
-			requestsUnderFault += CONCURRENT;
+			tally.faults++;
+			tally.requests += CONCURRENT;
 			const answers = await concurrentRequests(workerId, CONCURRENT);
 
 			if (backMs <= MAX_BACKWARD_MS) {
@@ -98,7 +57,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 				// The wait ended on the same tick: the sequence simply continues.
 				expect(big(ids[0])).toBe(last + 1n);
 				expect(clock.sleeps[0]).toBe(backMs);
-				expect(await stats(workerId)).toMatchObject({
+				expect(await objectStats(workerId)).toMatchObject({
 					clockRegressions: 1,
 					maxRegressionMs: backMs,
 				});
@@ -113,7 +72,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 				expect(a.body.error.message).toContain(`${backMs} ms behind`);
 			}
 			expect(clock.sleeps).toEqual([]);
-			expect(await stats(workerId)).toMatchObject({
+			expect(await objectStats(workerId)).toMatchObject({
 				issued: 5,
 				requests: 1 + CONCURRENT,
 				clockRegressions: CONCURRENT,
@@ -123,7 +82,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 			});
 			// When the clock recovers, the next ID continues the same tick's sequence.
 			clock.time = T;
-			const after = await callJson<Ids>(`/snowflake/${workerId}?count=3`);
+			const after = await appJson<Ids>(`/snowflake/${workerId}?count=3`);
 			expect(after.status).toBe(200);
 			expect(big(after.body.ids[0])).toBe(last + 1n);
 			expect(tickOf(after.body.ids[0])).toBe(tickOf(before.body.ids[0]));
@@ -138,7 +97,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
  */
 type Step = { kind: "forward" | "back" | "spike"; ms: number };
 
-class ScriptedClock extends TestClock {
+class FaultStepClock extends YieldingClock {
 	private i = 0;
 	faults = 0;
 	/** The latest time this clock has shown. */
@@ -200,15 +159,15 @@ describe("a clock that jumps around while requests arrive (fast-check, fixed see
 					.map((steps) => [...steps, { kind: "forward" as const, ms: 1 }]),
 				fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 3, maxLength: 15 }),
 				async (steps, counts) => {
-					const clock = new ScriptedClock(start, steps);
+					const clock = new FaultStepClock(start, steps);
 					await useTestClock(workerId, clock);
 					const answers = await Promise.all(
 						counts.map((count) =>
-							callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=${count}`),
+							appJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=${count}`),
 						),
 					);
-					faultsInjected += clock.faults;
-					requestsUnderFault += counts.length;
+					tally.faults += clock.faults;
+					tally.requests += counts.length;
 					const onlySmallFaults = steps.every(
 						(s) => s.kind === "forward" || s.ms <= MAX_BACKWARD_MS,
 					);
@@ -243,7 +202,7 @@ describe("a clock that jumps around while requests arrive (fast-check, fixed see
 });
 
 /** A clock that does not move at all, not even while the generator sleeps. */
-class FrozenClock extends TestClock {
+class StoppedClock extends YieldingClock {
 	override async sleep(ms: number): Promise<void> {
 		this.sleeps.push(ms);
 		await scheduler.wait(1);
@@ -255,17 +214,17 @@ describe("a frozen clock at rollover", () => {
 		timeout: 15_000,
 	}, async () => {
 		const workerId = 109;
-		const clock = new FrozenClock(T);
+		const clock = new StoppedClock(T);
 		await useTestClock(workerId, clock);
 		// A tick starts below sequence 64, so 4,000 IDs fit in it and leave fewer than 96.
-		const first = await callJson<Ids>(`/snowflake/${workerId}?count=4000`);
+		const first = await appJson<Ids>(`/snowflake/${workerId}?count=4000`);
 		expect(first.status).toBe(200);
 		expect(new Set(first.body.ids.map(tickOf)).size).toBe(1);
 
-		faultsInjected++;
+		tally.faults++;
 		let settled = 0;
 		const pending = Array.from({ length: 5 }, () =>
-			callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=100`).finally(() => settled++),
+			appJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=100`).finally(() => settled++),
 		);
 		try {
 			// Wait until the first of them has polled the frozen clock a few times.
@@ -274,15 +233,15 @@ describe("a frozen clock at rollover", () => {
 			expect(settled).toBe(0);
 			expect(clock.sleeps.every((ms) => ms === 1)).toBe(true);
 			// The Worker and other worker IDs keep answering, and so does this object's stats.
-			expect((await callJson("/health")).status).toBe(200);
-			expect((await callJson<Ids>("/snowflake/110?count=2")).status).toBe(200);
-			expect(await stats(workerId)).toMatchObject({ issued: 4000, lastTimestamp: T });
+			expect((await appJson("/health")).status).toBe(200);
+			expect((await appJson<Ids>("/snowflake/110?count=2")).status).toBe(200);
+			expect(await objectStats(workerId)).toMatchObject({ issued: 4000, lastTimestamp: T });
 		} finally {
 			clock.time = T + 1; // never leave an object waiting forever, even on failure
 		}
 
 		const answers = await Promise.all(pending);
-		requestsUnderFault += answers.length;
+		tally.requests += answers.length;
 		for (const a of answers) expect(a.status).toBe(200);
 		const ids = issueOrder(answers);
 		expect(expectIncreasing([...first.body.ids, ...ids])).toBe(true);
@@ -297,29 +256,29 @@ describe("the end of the layout", () => {
 	it("issues in the last tick, then refuses with layout_exhausted and never wraps around", async () => {
 		const workerId = 111;
 		const clock = await useTestClock(workerId, layout.exhaustsAt - 1);
-		const last = await callJson<Ids>(`/snowflake/${workerId}?count=10`);
+		const last = await appJson<Ids>(`/snowflake/${workerId}?count=10`);
 		expect(last.status).toBe(200);
 		expect(tickOf(last.body.ids[0])).toBe(layout.tickLimit - 1);
 		for (const id of last.body.ids) expect(BigInt(id) < 2n ** 63n).toBe(true);
 		const maxIssued = big(last.body.ids.at(-1));
 
 		// A batch that needs the next tick runs into the end of the layout.
-		faultsInjected++;
-		const overflow = await callJson<ErrorBody>(`/snowflake/${workerId}?count=10000`);
+		tally.faults++;
+		const overflow = await appJson<ErrorBody>(`/snowflake/${workerId}?count=10000`);
 		expect(overflow.status).toBe(500);
 		expect(overflow.body.error.code).toBe("layout_exhausted");
 		expect(clock.time).toBe(layout.exhaustsAt); // it waited one tick, then refused
 
 		for (const later of [1, 60_000, 10 * 365 * 86_400_000]) {
 			clock.time = layout.exhaustsAt + later;
-			const refused = await callJson<ErrorBody>(`/snowflake/${workerId}`);
+			const refused = await appJson<ErrorBody>(`/snowflake/${workerId}`);
 			expect(refused.status).toBe(500);
 			expect(refused.body.error.code).toBe("layout_exhausted");
 		}
 		// Back inside the range, the object still only moves forward: nothing at or below
 		// what it issued (the last tick is used up, so it waits and meets the end again).
 		clock.time = layout.exhaustsAt - 1;
-		const again = await callJson<Ids & ErrorBody>(`/snowflake/${workerId}`);
+		const again = await appJson<Ids & ErrorBody>(`/snowflake/${workerId}`);
 		if (again.status === 200) expect(big(again.body.ids[0]) > maxIssued).toBe(true);
 		else expect(again.body.error.code).toBe("layout_exhausted");
 	});
@@ -327,91 +286,11 @@ describe("the end of the layout", () => {
 	it("answers layout_exhausted at once for a clock far past the end", async () => {
 		const workerId = 112;
 		const clock = await useTestClock(workerId, layout.exhaustsAt + 86_400_000);
-		faultsInjected++;
-		const refused = await callJson<ErrorBody>(`/snowflake/${workerId}?count=3`);
+		tally.faults++;
+		const refused = await appJson<ErrorBody>(`/snowflake/${workerId}?count=3`);
 		expect(refused.status).toBe(500);
 		expect(refused.body.error.code).toBe("layout_exhausted");
 		expect(clock.sleeps).toEqual([]);
-		expect(await stats(workerId)).toMatchObject({ issued: 0, leaseWrites: 0 });
-	});
-});
-
-describe("a restart with the clock behind the stored mark (mark = last tick + 1,000 ms lease)", () => {
-	it.each(REGRESSIONS_MS.map((ms, i) => [ms, 120 + i] as const))(
-		"new clock %i ms behind the last ID (worker ID %i), 10 requests waiting",
-		async (backMs, workerId) => {
-			await useTestClock(workerId, T);
-			const before = await callJson<Ids>(`/snowflake/${workerId}?count=100`);
-			expect(before.status).toBe(200);
-			const maxBefore = big(before.body.ids.at(-1));
-			const markTick = tickOf(before.body.ids[0]) + LEASE_MS;
-			await restart(workerId);
-
-			const behind = await useTestClock(workerId, T - backMs);
-			faultsInjected++;
-			requestsUnderFault += 10;
-			const answers = await concurrentRequests(workerId, 10);
-			// A new life may wait up to MAX_CLOCK_BACKWARD_MS + LEASE_MS behind the mark.
-			const behindMark = LEASE_MS + backMs;
-
-			if (behindMark <= MAX_BACKWARD_MS + LEASE_MS) {
-				for (const a of answers) expect(a.status).toBe(200);
-				const ids = issueOrder(answers);
-				expect(new Set(ids).size).toBe(ids.length);
-				expect(expectIncreasing([before.body.ids.at(-1) as string, ...ids])).toBe(true);
-				expect(tickOf(ids[0])).toBeGreaterThan(markTick);
-				expect(behind.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(behindMark);
-				// The wait for the mark is not a clock regression.
-				expect(await stats(workerId)).toMatchObject({ clockRegressions: 0 });
-				return;
-			}
-
-			for (const a of answers) {
-				expect(a.status).toBe(503);
-				expect(a.body.error.code).toBe("clock_regression");
-				expect(a.headers.get("Retry-After")).toBe(String(Math.ceil(behindMark / 1000)));
-			}
-			expect(behind.sleeps).toEqual([]);
-			expect(await stats(workerId)).toMatchObject({ issued: 0, lastTimestamp: null });
-			// Once the clock is past the mark, it issues above everything of the earlier life.
-			behind.time = layout.msOf(markTick) + 1;
-			const after = await callJson<Ids>(`/snowflake/${workerId}?count=50`);
-			expect(after.status).toBe(200);
-			expect(big(after.body.ids[0]) > maxBefore).toBe(true);
-			expect(tickOf(after.body.ids[0])).toBeGreaterThan(markTick);
-		},
-	);
-
-	it("a restart while requests wait out a regression: nothing issued twice", async () => {
-		const workerId = 128;
-		const clock = await useTestClock(workerId, T);
-		const before = await callJson<Ids>(`/snowflake/${workerId}?count=20`);
-		const maxBefore = big(before.body.ids.at(-1));
-		clock.time = T - 800; // the waiting requests sleep 800 ms of test time
-		faultsInjected++;
-		const waiting = concurrentRequests(workerId, 5);
-		await scheduler.wait(2);
-		await restart(workerId);
-		const cut = await waiting;
-		requestsUnderFault += cut.length;
-		// Cut off by the restart: served before it ended, or a JSON 5xx (today `internal`:
-		// the runtime's reset error is not marked retryable), never a repeat.
-		const seen = new Set(before.body.ids);
-		for (const a of cut) {
-			if (a.status === 200) {
-				expect(a.body.ids.filter((id) => seen.has(id))).toEqual([]);
-				for (const id of a.body.ids) seen.add(id);
-			} else {
-				expect(a.status).toBeGreaterThanOrEqual(500);
-				expect(a.body.error.code).toMatch(/^(internal|overloaded|clock_regression)$/);
-			}
-		}
-		// The new life, on a clock behind the mark, issues above all of it.
-		const behind = await useTestClock(workerId, T - 500);
-		const after = await callJson<Ids>(`/snowflake/${workerId}?count=50`);
-		expect(after.status).toBe(200);
-		const maxSeen = [...seen].map(BigInt).reduce((a, b) => (a > b ? a : b), maxBefore);
-		expect(big(after.body.ids[0]) > maxSeen).toBe(true);
-		expect(behind.sleeps.length).toBeGreaterThan(0);
+		expect(await objectStats(workerId)).toMatchObject({ issued: 0, leaseWrites: 0 });
 	});
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/worker/app";
 import { snowflakeIds } from "../../src/worker/operations";
 import type { IssueResult } from "../../src/worker/snowflake-do";
+import { captureErrorLog } from "./helpers";
 
 /**
  * The Worker's side of the Durable Object hop, with a stand-in object: the
@@ -55,12 +56,15 @@ describe("errors of the Durable Object hop", () => {
 
 	it("gives up after the second .retryable failure, as a 500 with no details", async () => {
 		const fake = envWithObject(() => Promise.reject(runError({ retryable: true })));
-		const response = await app.fetch(
-			new Request("https://ids.test/snowflake/1"),
-			fake.env,
-			createExecutionContext(),
+		const [response, logged] = await captureErrorLog(() =>
+			app.fetch(new Request("https://ids.test/snowflake/1"), fake.env, createExecutionContext()),
 		);
 		expect(response.status).toBe(500);
+		expect(logged).toHaveLength(1); // the cause stays in the log, not in the body
+		expect(logged[0]?.[2]).toMatchObject({
+			message: "Durable Object is overloaded",
+			retryable: true,
+		});
 		const body = (await response.json()) as { error: { code: string; message: string } };
 		expect(body.error.code).toBe("internal");
 		expect(body.error.message).not.toContain("Durable Object");

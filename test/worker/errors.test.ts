@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { app } from "../../src/worker/app";
 import { call, callJson } from "./helpers";
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -100,6 +101,45 @@ describe("unknown paths and methods", () => {
 		expect(response.status).toBe(405);
 		expect(response.headers.get("Allow")).toBe(allow);
 		expect(((await response.json()) as ErrorBody).error.code).toBe("method_not_allowed");
+	});
+});
+
+describe("the 405 table and the 404 hint come from the app's own routes", () => {
+	const served = new Map<string, Set<string>>();
+	for (const { path, method } of app.routes) {
+		if (method === "ALL") continue; // middleware and the 405 fallbacks
+		served.set(path, (served.get(path) ?? new Set()).add(method));
+	}
+	const concrete = (path: string) =>
+		path.replace(":workerId", "1").replace(":id", "910499571847892992");
+
+	it("serves the routes of the contract", () => {
+		expect([...served.keys()]).toEqual(
+			expect.arrayContaining([
+				"/health",
+				"/layout",
+				"/snowflake",
+				"/snowflake/:workerId",
+				"/snowflake/:workerId/stats",
+				"/ulid",
+				"/uuidv7",
+				"/decode/:id",
+			]),
+		);
+	});
+
+	it("answers every served path's other methods with 405 and its methods in Allow", async () => {
+		for (const [path, methods] of served) {
+			const other = ["PUT", "DELETE", "PATCH", "POST"].find((m) => !methods.has(m)) as string;
+			const response = await call(concrete(path), { method: other });
+			expect(response.status, `${other} ${path}`).toBe(405);
+			expect(response.headers.get("Allow"), path).toBe([...methods].join(", "));
+		}
+	});
+
+	it("names every served path in the 404 hint", async () => {
+		const message = await expectError("/nope", 404, "not_found");
+		for (const path of served.keys()) expect(message).toContain(path);
 	});
 });
 

@@ -1,5 +1,6 @@
-import { runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { inject, vi } from "vitest";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { FrozenClock } from "../core/fake-clock";
 
@@ -21,11 +22,11 @@ export function snowflakeStub(workerId: number) {
 }
 
 /**
- * A clock the test sets by hand. `sleep` yields to the event loop for real (so
- * other requests interleave, as they do in a Durable Object awaiting a timer)
- * and then moves the fake time forward by what was asked.
+ * The core tests' FrozenClock (time moves only by what `sleep` waits, or what a
+ * test sets) whose `sleep` also yields to the event loop for real, so other
+ * requests interleave as they do in a Durable Object awaiting a timer.
  */
-export class TestClock extends FrozenClock {
+export class YieldingClock extends FrozenClock {
 	override async sleep(ms: number): Promise<void> {
 		await scheduler.wait(Math.min(ms, 5));
 		await super.sleep(ms);
@@ -33,8 +34,11 @@ export class TestClock extends FrozenClock {
 }
 
 /** Gives the worker ID's object a test clock (a new one at `time`, or the one given). */
-export async function useTestClock(workerId: number, time: number | TestClock): Promise<TestClock> {
-	const clock = typeof time === "number" ? new TestClock(time) : time;
+export async function useTestClock(
+	workerId: number,
+	time: number | YieldingClock,
+): Promise<YieldingClock> {
+	const clock = typeof time === "number" ? new YieldingClock(time) : time;
 	await runInDurableObject(snowflakeStub(workerId), (instance: SnowflakeWorker) => {
 		instance.clock = clock;
 	});
@@ -48,13 +52,39 @@ export function expectIncreasing(ids: string[]): boolean {
 	return true;
 }
 
-/** Ends the object's current instance, as an eviction, crash or redeploy would. */
+/**
+ * Ends the object's current instance, as an eviction, crash or redeploy would:
+ * the pool's `abortAllDurableObjects` (every object of this test file's runtime;
+ * storage is kept), after a call that makes sure this one is running.
+ */
 export async function restart(workerId: number) {
-	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
-		try {
-			state.abort("test restart");
-		} catch {
-			// abort throws in the aborting call; the instance is gone either way
-		}
-	}).catch(() => undefined);
+	await snowflakeStub(workerId).stats(workerId); // make sure it is running
+	await abortAllDurableObjects();
+}
+
+declare module "vitest" {
+	export interface ProvidedContext {
+		/** Set by `TEST_STATS=1 npm test` (see vitest.config.ts). */
+		printTestStats: boolean;
+	}
+}
+
+/** Prints a test file's statistics (faults injected, inputs sent) only when asked: `TEST_STATS=1 npm test`. */
+export function printTestStats(line: string): void {
+	if (inject("printTestStats")) console.log(line);
+}
+
+/**
+ * Runs `body` with `console.error` captured instead of printed, for tests that
+ * provoke an error the service logs on purpose; returns what was logged, for the
+ * test to assert.
+ */
+export async function captureErrorLog<T>(body: () => T | Promise<T>): Promise<[T, unknown[][]]> {
+	const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+	try {
+		const result = await body();
+		return [result, spy.mock.calls.slice()];
+	} finally {
+		spy.mockRestore();
+	}
 }

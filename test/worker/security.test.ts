@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../src/worker/app";
 import { IdService } from "../../src/worker/rpc";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { snowflakeStub, useTestClock } from "./helpers";
+import { captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 
 const TOKEN = "s3cret-T0ken.value~42";
 const ALLOWED = "https://a.example";
@@ -303,12 +303,14 @@ describe("error bodies carry no stack traces, internal names or config values", 
 
 	it("an internal failure says only that (the thrown TypeError stays in the log)", async () => {
 		const noBinding = appWith({ API_TOKEN: TOKEN, SNOWFLAKE: undefined });
-		const message = await expectClean(
-			await noBinding("/snowflake/186", { headers: bearer }),
-			500,
-			"internal",
+		const [response, logged] = await captureErrorLog(() =>
+			noBinding("/snowflake/186", { headers: bearer }),
 		);
+		const message = await expectClean(response, 500, "internal");
 		expect(message).toBe("an internal error occurred; it has been logged");
+		expect(logged).toHaveLength(1);
+		expect(logged[0]?.[0]).toBe("internal error");
+		expect(logged[0]?.[2]).toBeInstanceOf(TypeError);
 	});
 
 	it("503 clock_regression and 500 layout_mismatch", async () => {

@@ -6,8 +6,8 @@ import {
 	expectIncreasing,
 	restart,
 	snowflakeStub,
-	TestClock,
 	useTestClock,
+	YieldingClock,
 } from "./helpers";
 
 const T = 1_800_000_000_000;
@@ -33,7 +33,7 @@ describe("a restarted object never reissues", () => {
 
 	it("survives repeated restarts in quick succession", async () => {
 		const seen: string[] = [];
-		const clock = new TestClock(T); // one clock across lives: time goes on while each waits
+		const clock = new YieldingClock(T); // one clock across lives: time goes on while each waits
 		for (let round = 0; round < 4; round++) {
 			await useTestClock(31, clock);
 			const { body } = await callJson<Ids>("/snowflake/31?count=50");

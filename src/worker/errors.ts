@@ -25,6 +25,8 @@ export const STATUS_OF = {
 	not_found: 404,
 	/** Returned for a known path with a method it does not take; `Allow` lists those it does. */
 	method_not_allowed: 405,
+	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
+	rate_limited: 429,
 	invalid_config: 500,
 	/** Returned when a worker ID's object issued IDs under another Snowflake layout. */
 	layout_mismatch: 500,

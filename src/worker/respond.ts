@@ -1,5 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
+import type { AppEnv } from "./app-env";
+import { noteRequest } from "./middleware/request-log";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
@@ -25,7 +27,11 @@ function idsJson(body: { ids: string[] }): string {
 }
 
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
-export function idsResponse<T extends { ids: string[] }>(c: Context, body: T) {
+export function idsResponse<T extends { type: string; ids: string[]; workerId?: number }>(
+	c: Context<AppEnv>,
+	body: T,
+) {
+	noteRequest(c, { kind: body.type, count: body.ids.length, workerId: body.workerId });
 	if (wantsText(c)) {
 		return c.body(`${body.ids.join("\n")}\n`, 200, {
 			...NO_STORE,

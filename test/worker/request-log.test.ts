@@ -10,13 +10,13 @@ const TOKEN = "request-log-test-token-abcdef";
 async function logged(path: string, init?: RequestInit, vars: Record<string, unknown> = {}) {
 	const lines: string[] = [];
 	const spy = vi.spyOn(console, "log").mockImplementation((line) => lines.push(String(line)));
-	const response = await app
-		.fetch(
+	const response = await Promise.resolve(
+		app.fetch(
 			new Request(`https://ids.test${path}`, init),
 			{ ...env, ...vars } as Env,
 			createExecutionContext(),
-		)
-		.finally(() => spy.mockRestore());
+		),
+	).finally(() => spy.mockRestore());
 	const text = await response.text();
 	return { response, text, lines, line: JSON.parse(lines.at(-1) ?? "null") as RequestLogLine };
 }

@@ -31,6 +31,7 @@
  * ```
  */
 import { hc } from "hono/client";
+import { type RetryOptions, withRetries } from "./client-retry";
 import type { DecodedId } from "./ids/decode";
 import type { IdErrorCode } from "./ids/errors";
 import type { SnowflakeLayout } from "./ids/layout";
@@ -45,6 +46,7 @@ export type {
 	DecodedId,
 	IdErrorCode,
 	RegionsInfo,
+	RetryOptions,
 	ServiceErrorCode,
 	SnowflakeIds,
 	UlidIds,
@@ -99,6 +101,8 @@ export interface IdsClientOptions {
 	token?: string;
 	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
 	fetch?: typeof fetch;
+	/** Retries of answers 503 and 429 (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
+	retry?: RetryOptions;
 }
 
 /** What `read` needs of an `hc` answer (a Response, typed by route). */
@@ -122,8 +126,8 @@ export function idsClient(options: IdsClientOptions = {}) {
 		headers: options.token ? { Authorization: `Bearer ${options.token}` } : undefined,
 	});
 
-	async function read<T>(pending: Promise<AnswerLike>): Promise<T> {
-		const response = await pending;
+	async function read<T>(call: () => Promise<AnswerLike>): Promise<T> {
+		const response = await withRetries(call, options.retry);
 		const body = (await response.json()) as T | ErrorBody;
 		if (response.ok) return body as T;
 		const { error } = body as ErrorBody;
@@ -146,7 +150,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 */
 		snowflake({ workerId, count }: { workerId?: number; count?: number } = {}) {
 			const query = { count: text(count) };
-			return read<SnowflakeIds>(
+			return read<SnowflakeIds>(() =>
 				workerId === undefined
 					? api.snowflake.$get({ query })
 					: api.snowflake[":workerId"].$get({ param: { workerId: String(workerId) }, query }),
@@ -154,23 +158,23 @@ export function idsClient(options: IdsClientOptions = {}) {
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		ulid({ count, format }: { count?: number; format?: UlidFormat } = {}) {
-			return read<UlidIds>(api.ulid.$get({ query: { count: text(count), format } }));
+			return read<UlidIds>(() => api.ulid.$get({ query: { count: text(count), format } }));
 		},
 		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
 		uuidv7({ count }: { count?: number } = {}) {
-			return read<UuidV7Ids>(api.uuidv7.$get({ query: { count: text(count) } }));
+			return read<UuidV7Ids>(() => api.uuidv7.$get({ query: { count: text(count) } }));
 		},
 		/** What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or UUID's time and forms. */
 		decode(id: string) {
-			return read<DecodedId>(api.decode[":id"].$get({ param: { id } }));
+			return read<DecodedId>(() => api.decode[":id"].$get({ param: { id } }));
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */
 		layout() {
-			return read<LayoutInfo>(api.layout.$get());
+			return read<LayoutInfo>(() => api.layout.$get());
 		},
 		/** The region mapping, and the region this client's requests would use. */
 		regions() {
-			return read<RegionsInfo>(api.regions.$get());
+			return read<RegionsInfo>(() => api.regions.$get());
 		},
 	};
 }

@@ -15,6 +15,9 @@ for (const stream of [process.stdout, process.stderr]) {
 
 export default defineConfig({
 	test: {
+		// Every request writes one JSON log line (src/worker/middleware/request-log.ts);
+		// test/worker/request-log.test.ts asserts them, the rest would only be noise.
+		onConsoleLog: (log) => !log.startsWith('{"requestId"'),
 		projects: [
 			{
 				// The runtime-neutral ID core: plain TypeScript on a fake clock.

@@ -1,5 +1,5 @@
 /**
- * A typed client for edge-ids over HTTP, built on Hono's `hc`: over a base URL
+ * A typed client for edge-ids over HTTP: over a base URL
  * (with the bearer token), or over a service binding's `fetch` from another
  * Worker. It answers the same values as the IdService RPC methods and throws
  * `IdsError` carrying the service's error code.
@@ -10,6 +10,12 @@
  * - `token`: the service's API_TOKEN, sent as `Authorization: Bearer <token>`.
  *   Default: none (the service has no token, or the caller is a binding).
  * - `fetch`: the fetch to call. Default: the global `fetch`.
+ * - `retry`: retries of 503 and 429 answers (client-retry.ts). Default: 3 attempts,
+ *   each wait at most 10 s, honouring `Retry-After`.
+ *
+ * It runs wherever `fetch` does (Workers, Node 18+, Deno, Bun, browsers) and
+ * depends on nothing else. (In this repository, `hc<AppType>` from hono/client
+ * reaches every route with types inferred from the app itself.)
  *
  * @example
  * ```ts
@@ -30,23 +36,31 @@
  * }
  * ```
  */
-import { hc } from "hono/client";
-import type { DecodedId } from "./ids/decode";
-import type { IdErrorCode } from "./ids/errors";
-import type { SnowflakeLayout } from "./ids/layout";
-import type { AppType } from "./worker/app";
-import type { ErrorBody, ServiceErrorCode } from "./worker/errors";
-import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "./worker/operations";
-import type { RegionsInfo } from "./worker/routes/regions";
-
-/** What `GET /layout` (and `layout()`) answers: the active Snowflake layout. */
-export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
-export type {
+import type {
 	DecodedId,
-	IdErrorCode,
+	ErrorBody,
+	LayoutInfo,
 	RegionsInfo,
 	ServiceErrorCode,
 	SnowflakeIds,
+	SnowflakeStatsInfo,
+	UlidFormat,
+	UlidIds,
+	UuidV7Ids,
+} from "./api";
+import { type RetryOptions, withRetries } from "./client-retry";
+import type { IdErrorCode } from "./ids/errors";
+
+export type {
+	DecodedId,
+	IdErrorCode,
+	LayoutInfo,
+	RegionsInfo,
+	RetryOptions,
+	ServiceErrorCode,
+	SnowflakeIds,
+	SnowflakeStatsInfo,
+	UlidFormat,
 	UlidIds,
 	UuidV7Ids,
 };
@@ -99,17 +113,11 @@ export interface IdsClientOptions {
 	token?: string;
 	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
 	fetch?: typeof fetch;
+	/** Retries of answers 503 and 429 (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
+	retry?: RetryOptions;
 }
 
-/** What `read` needs of an `hc` answer (a Response, typed by route). */
-interface AnswerLike {
-	ok: boolean;
-	status: number;
-	headers: Headers;
-	json(): Promise<unknown>;
-}
-
-const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
+type Query = Record<string, string | number | undefined>;
 
 /**
  * A client for the service's HTTP API (see the module comment for the options
@@ -117,13 +125,18 @@ const text = (value: number | undefined) => (value === undefined ? undefined : S
  * with `IdsError`.
  */
 export function idsClient(options: IdsClientOptions = {}) {
-	const api = hc<AppType>(options.baseUrl ?? "https://edge-ids.internal", {
-		fetch: options.fetch,
-		headers: options.token ? { Authorization: `Bearer ${options.token}` } : undefined,
-	});
+	const base = (options.baseUrl ?? "https://edge-ids.internal").replace(/\/+$/, "");
+	const send = options.fetch ?? ((input, init) => fetch(input, init));
+	const headers: Record<string, string> = { Accept: "application/json" };
+	if (options.token) headers.Authorization = `Bearer ${options.token}`;
 
-	async function read<T>(pending: Promise<AnswerLike>): Promise<T> {
-		const response = await pending;
+	/** GET `path` (whose parameters the caller encoded) with `query`; the body, or IdsError. */
+	async function get<T>(path: string, query: Query = {}): Promise<T> {
+		const url = new URL(base + path);
+		for (const [name, value] of Object.entries(query)) {
+			if (value !== undefined) url.searchParams.set(name, String(value));
+		}
+		const response = await withRetries(() => send(url.toString(), { headers }), options.retry);
 		const body = (await response.json()) as T | ErrorBody;
 		if (response.ok) return body as T;
 		const { error } = body as ErrorBody;
@@ -137,42 +150,66 @@ export function idsClient(options: IdsClientOptions = {}) {
 	}
 
 	return {
-		/** The underlying `hc` client, for routes the helpers below do not cover. */
-		api,
 		/**
 		 * Snowflake IDs (decimal strings). With `workerId` they come from that worker
 		 * ID's object, strictly increasing; without it the service picks one from
-		 * AUTO_WORKER_IDS. `count` defaults to 1, at most MAX_BATCH (10,000).
+		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
+		 * MAX_BATCH (10,000).
 		 */
 		snowflake({ workerId, count }: { workerId?: number; count?: number } = {}) {
-			const query = { count: text(count) };
-			return read<SnowflakeIds>(
-				workerId === undefined
-					? api.snowflake.$get({ query })
-					: api.snowflake[":workerId"].$get({ param: { workerId: String(workerId) }, query }),
-			);
+			const path = workerId === undefined ? "/snowflake" : `/snowflake/${segment(workerId)}`;
+			return get<SnowflakeIds>(path, { count });
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		ulid({ count, format }: { count?: number; format?: UlidFormat } = {}) {
-			return read<UlidIds>(api.ulid.$get({ query: { count: text(count), format } }));
+			return get<UlidIds>("/ulid", { count, format });
 		},
 		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
 		uuidv7({ count }: { count?: number } = {}) {
-			return read<UuidV7Ids>(api.uuidv7.$get({ query: { count: text(count) } }));
+			return get<UuidV7Ids>("/uuidv7", { count });
 		},
 		/** What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or UUID's time and forms. */
 		decode(id: string) {
-			return read<DecodedId>(api.decode[":id"].$get({ param: { id } }));
+			const refused = notASegment(id);
+			if (refused) return Promise.reject(refused);
+			return get<DecodedId>(`/decode/${segment(id)}`);
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */
 		layout() {
-			return read<LayoutInfo>(api.layout.$get());
+			return get<LayoutInfo>("/layout");
+		},
+		/** A worker ID's object: IDs issued, requests, clock regressions, lease writes. */
+		stats(workerId: number) {
+			return get<SnowflakeStatsInfo>(`/snowflake/${segment(workerId)}/stats`);
 		},
 		/** The region mapping, and the region this client's requests would use. */
 		regions() {
-			return read<RegionsInfo>(api.regions.$get());
+			return get<RegionsInfo>("/regions");
+		},
+		/** `{"status":"ok"}` while the service answers. */
+		health() {
+			return get<{ status: "ok" }>("/health");
 		},
 	};
+}
+
+/** One path segment, percent-encoded, so that no value can reach another route (`1?count=3`, `%2F`, `#`). */
+function segment(value: string | number): string {
+	return encodeURIComponent(String(value));
+}
+
+/**
+ * An ID that cannot be a path segment of its own: URLs drop empty, "." and ".."
+ * segments (encoded or not), so these would reach another route. None is an ID.
+ */
+function notASegment(id: string): IdsError | undefined {
+	if (id !== "" && !/^(\.|%2e){1,2}$/i.test(id)) return undefined;
+	return new IdsError(
+		"invalid_id",
+		`id must be a Snowflake, a ULID or a UUID; got ${JSON.stringify(id)}`,
+		400,
+		undefined,
+	);
 }
 
 /** The object `idsClient` returns. */

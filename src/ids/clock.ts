@@ -12,7 +12,7 @@ export interface Clock {
 }
 
 /** Fills `bytes` with cryptographically strong random bytes. */
-export type RandomBytes = (bytes: Uint8Array) => void;
+export type RandomBytes = (bytes: Uint8Array<ArrayBuffer>) => void;
 
 /** `crypto.getRandomValues`: Workers, Node 20+, Deno, Bun and browsers. */
 export const cryptoRandomBytes: RandomBytes = (bytes) => {

@@ -8,6 +8,8 @@ import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
 import { type Config, configFrom } from "./config";
 import { errorResponse, serviceError } from "./errors";
+import { rateLimit } from "./middleware/rate-limit";
+import { requestLog } from "./middleware/request-log";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { regionRoutes } from "./routes/regions";
@@ -107,9 +109,11 @@ const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 
 const base = new Hono<AppEnv>()
 	.use(requestId())
+	.use(requestLog())
 	.use(corsFromConfig)
 	.use(urlLengthGuard)
-	.use(authFromConfig);
+	.use(authFromConfig)
+	.use(rateLimit());
 
 const routes = base
 	.route("/", pageRoutes)

@@ -2,6 +2,7 @@
  * The service's operations, one implementation behind both the HTTP routes and
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
+import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
 import { type DecodedId, decodeId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
 import { formatRuns } from "../ids/snowflake";
@@ -12,20 +13,7 @@ import { type ServiceError, serviceError } from "./errors";
 import { autoSetFor, type CallerCf, placementFor } from "./placement";
 import type { IssueResult, StatsResult } from "./snowflake-do";
 
-export interface SnowflakeIds {
-	type: "snowflake";
-	workerId: number;
-	ids: string[];
-}
-export interface UlidIds {
-	type: "ulid";
-	ids: string[];
-}
-export interface UuidV7Ids {
-	type: "uuidv7";
-	ids: string[];
-}
-export type UlidFormat = "ulid" | "uuid";
+export type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
 
 /** The counts a request may ask for: [1, MAX_BATCH]. */
 export function countRule(config: Config): CountRule {

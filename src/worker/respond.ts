@@ -1,5 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
+import type { AppEnv } from "./app-env";
+import { noteRequest } from "./middleware/request-log";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
@@ -25,14 +27,19 @@ function idsJson(body: { ids: string[] }): string {
 }
 
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
-export function idsResponse<T extends { ids: string[] }>(c: Context, body: T) {
+export function idsResponse<T extends { type: string; ids: string[]; workerId?: number }>(
+	c: Context<AppEnv>,
+	body: T,
+): Response & TypedResponse<T, 200, "json"> {
+	noteRequest(c, { kind: body.type, count: body.ids.length, workerId: body.workerId });
+	// Both answers are typed as the JSON one, so hono/client knows the body's shape
+	// (the text form is the same answer, negotiated by `Accept`).
 	if (wantsText(c)) {
 		return c.body(`${body.ids.join("\n")}\n`, 200, {
 			...NO_STORE,
 			"Content-Type": "text/plain; charset=utf-8",
-		});
+		}) as unknown as Response & TypedResponse<T, 200, "json">;
 	}
-	// Typed as c.json's answer, so hono/client knows the body's shape.
 	return c.body(idsJson(body), 200, {
 		...NO_STORE,
 		"Content-Type": "application/json",

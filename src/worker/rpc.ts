@@ -61,14 +61,19 @@ export class IdService extends WorkerEntrypoint<Env> {
 
 const trusted = new WeakMap<Env, Env>();
 
-/** The env without API_TOKEN, one object per env so its parsed config is cached too. */
+/**
+ * The env without API_TOKEN and without the rate limiter (binding callers are
+ * trusted), one object per env so its parsed config is cached too.
+ */
 function trustedEnv(env: Env): Env {
-	let withoutToken = trusted.get(env);
-	if (!withoutToken) {
-		withoutToken = { ...env, API_TOKEN: undefined };
-		trusted.set(env, withoutToken);
+	let trustedOne = trusted.get(env);
+	if (!trustedOne) {
+		const withoutLimits: Partial<Env> = { ...env, API_TOKEN: undefined };
+		delete withoutLimits.RATE_LIMITER;
+		trustedOne = withoutLimits as Env;
+		trusted.set(env, trustedOne);
 	}
-	return withoutToken;
+	return trustedOne;
 }
 
 function optionsObject<T extends object>(options: T): Partial<Record<keyof T, unknown>> {

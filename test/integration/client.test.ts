@@ -1,6 +1,8 @@
+import { hc } from "hono/client";
 import type { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { IdsError, idErrorCode, idsClient } from "../../src/client";
+import type { AppType } from "../../src/index";
 import { startServiceAndConsumer } from "./setup";
 
 const TOKEN = "client-test-secret";
@@ -33,8 +35,8 @@ describe("the typed HTTP client against the running service", () => {
 			regions: [],
 			request: { region: null, workerIds: "0-31" },
 		});
-		const stats = await ids.api.snowflake[":workerId"].stats.$get({ param: { workerId: "3" } });
-		expect(await stats.json()).toMatchObject({ workerId: 3, issued: 4 });
+		expect(await ids.stats(3)).toMatchObject({ workerId: 3, issued: 4 });
+		expect(await ids.health()).toEqual({ status: "ok" });
 	});
 
 	it("throws IdsError with the code, status and message", async () => {
@@ -45,12 +47,44 @@ describe("the typed HTTP client against the running service", () => {
 		expect(idErrorCode(error)).toBe("invalid_count");
 	});
 
+	it("sends any ID to /decode only: hostile IDs reach no other route", async () => {
+		const ids = idsClient({ baseUrl, token: TOKEN });
+		const before = await ids.stats(402);
+		for (const hostile of [
+			"../snowflake/402?count=3",
+			"../layout",
+			"1?count=3",
+			"1#x",
+			"%2F",
+			"a/b",
+			"",
+			".",
+			"..",
+			"%2e%2E",
+		]) {
+			const error = await ids.decode(hostile).catch((thrown: unknown) => thrown);
+			expect(error, hostile).toMatchObject({ code: "invalid_id", status: 400 });
+		}
+		expect(await ids.stats(402)).toEqual(before);
+	});
+
+	it("keeps Hono's typed client (hc<AppType>) working over the same service", async () => {
+		const api = hc<AppType>(baseUrl, { headers: { Authorization: `Bearer ${TOKEN}` } });
+		const answer = await api.snowflake[":workerId"].$get({
+			param: { workerId: "5" },
+			query: { count: "2" },
+		});
+		const body = await answer.json();
+		expectTypeOf(body.ids).toEqualTypeOf<string[]>();
+		expect(body).toMatchObject({ type: "snowflake", workerId: 5 });
+		expect(body.ids).toHaveLength(2);
+	});
+
 	it("needs the token over HTTP", async () => {
 		const anonymous = idsClient({ baseUrl });
 		await expect(anonymous.uuidv7()).rejects.toMatchObject({ code: "unauthorized", status: 401 });
 		const wrong = idsClient({ baseUrl, token: "nope" });
 		await expect(wrong.decode("1")).rejects.toMatchObject({ code: "unauthorized" });
-		const health = await anonymous.api.health.$get();
-		expect(await health.json()).toEqual({ status: "ok" });
+		expect(await anonymous.health()).toEqual({ status: "ok" });
 	});
 });

@@ -25,6 +25,7 @@ export async function startServiceAndConsumer(options: { apiToken?: string } = {
 					...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
 				},
 				durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
+				ratelimits: { RATE_LIMITER: { simple: { limit: 1000, period: 10 } } },
 			},
 			{
 				name: consumer.name,

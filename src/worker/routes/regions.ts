@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { RegionsInfo } from "../../api";
 import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
 import { type Config, configFrom } from "../config";
@@ -9,7 +10,7 @@ import { autoSetFor, type CallerCf, callerPoint } from "../placement";
  * which region (and worker IDs) an auto request from this caller would use.
  * Distances are to each hint's fixed point, in whole km (null without a location).
  */
-export function regionsInfo(config: Config, cf: CallerCf) {
+export function regionsInfo(config: Config, cf: CallerCf): RegionsInfo {
 	const caller = callerPoint(cf) ?? null;
 	const auto = autoSetFor(config, cf);
 	return {
@@ -25,7 +26,7 @@ export function regionsInfo(config: Config, cf: CallerCf) {
 	};
 }
 
-export type RegionsInfo = ReturnType<typeof regionsInfo>;
+export type { RegionsInfo };
 
 /** `GET /regions`: the answer depends on the caller, so it is never cached. */
 export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) =>

@@ -1,0 +1,100 @@
+/**
+ * The installable package, as another project gets it: build it, `npm pack` it,
+ * install the tarball into a fresh project in a temporary directory, type-check a
+ * consumer there under `moduleResolution: nodenext` and `bundler` (with
+ * `skipLibCheck: false`, so the shipped declarations are checked too), then run
+ * the consumer in Node against a running `wrangler dev`.
+ *
+ *   npm run test:package
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startWranglerDev } from "./lib/wrangler-dev";
+
+const repo = resolve(import.meta.dirname, "..");
+const tsc = join(repo, "node_modules/.bin/tsc");
+
+/** What a user writes: both entries, a call of the service, the core offline. */
+const CONSUMER = `
+import { IdsError, idErrorCode, idsClient, type SnowflakeIds } from "edge-ids/client";
+import { SnowflakeLayout, TWITTER_LAYOUT, decodeId, WorkerIdSet } from "edge-ids/ids";
+
+declare const process: { argv: string[] }; // Node's, without @types/node
+const baseUrl = process.argv[2];
+if (!baseUrl) throw new Error("usage: node consumer.js <service URL>");
+const ids = idsClient({ baseUrl });
+const answer: SnowflakeIds = await ids.snowflake({ workerId: 9, count: 3 });
+if (answer.ids.length !== 3 || answer.workerId !== 9) throw new Error("unexpected answer");
+const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+const decoded = decodeId(answer.ids[0] ?? "", layout);
+if (decoded.type !== "snowflake" || decoded.workerId !== 9) throw new Error("decoded wrongly");
+const served = await ids.decode(answer.ids[0] ?? "");
+if (JSON.stringify(served) !== JSON.stringify(decoded)) throw new Error("service and core disagree");
+const failure = await ids.ulid({ count: 0 }).catch((error: unknown) => error);
+if (!(failure instanceof IdsError) || idErrorCode(failure) !== "invalid_count") {
+	throw new Error("expected invalid_count");
+}
+if (!WorkerIdSet.parse("0-7", 1023).has(7)) throw new Error("WorkerIdSet");
+console.log(JSON.stringify({ ok: true, first: answer.ids[0] }));
+`;
+
+function tsconfig(moduleResolution: "nodenext" | "bundler", outDir?: string) {
+	return JSON.stringify({
+		compilerOptions: {
+			target: "es2022",
+			module: moduleResolution === "nodenext" ? "nodenext" : "es2022",
+			moduleResolution,
+			lib: ["es2022", "dom"],
+			types: [],
+			strict: true,
+			skipLibCheck: false,
+			...(outDir ? { outDir } : { noEmit: true }),
+		},
+		files: ["consumer.ts"],
+	});
+}
+
+function run(command: string, args: string[], cwd: string): string {
+	return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const work = mkdtempSync(join(tmpdir(), "edge-ids-package-"));
+let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
+try {
+	run("npm", ["run", "build:package", "--silent"], repo);
+	const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], repo)) as {
+		filename: string;
+		files: { path: string }[];
+	}[];
+	const tarball = join(work, packed[0]?.filename ?? "");
+	const shipped = packed[0]?.files.map((file) => file.path) ?? [];
+	console.log(`packed ${shipped.length} files into ${packed[0]?.filename}`);
+
+	const project = join(work, "consumer");
+	mkdirSync(project);
+	writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
+	run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], project);
+	writeFileSync(join(project, "consumer.ts"), CONSUMER);
+	for (const resolution of ["nodenext", "bundler"] as const) {
+		writeFileSync(join(project, `tsconfig.${resolution}.json`), tsconfig(resolution));
+		run(tsc, ["-p", `tsconfig.${resolution}.json`], project);
+		console.log(`type-checked a consumer with moduleResolution ${resolution}`);
+	}
+	writeFileSync(join(project, "tsconfig.emit.json"), tsconfig("nodenext", "out"));
+	run(tsc, ["-p", "tsconfig.emit.json"], project);
+
+	dev = await startWranglerDev();
+	const output = run("node", [join(project, "out/consumer.js"), dev.url], project);
+	console.log(`ran the consumer in Node against wrangler dev: ${output.trim()}`);
+	console.log("package test: passed");
+} catch (error) {
+	const failed = error as { stdout?: string; stderr?: string; message: string };
+	console.error(failed.stdout ?? "", failed.stderr ?? "", failed.message);
+	console.error("package test: FAILED");
+	process.exitCode = 1;
+} finally {
+	await dev?.stop();
+	rmSync(work, { recursive: true, force: true });
+}

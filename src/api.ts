@@ -1,0 +1,93 @@
+/**
+ * The service's wire format: what its routes and RPC methods answer, its error
+ * codes and their HTTP statuses. Plain types and one table, with no Workers
+ * APIs, so the Worker and the clients (in this repo and in the package) share
+ * one definition.
+ */
+import type { IdErrorCode } from "./ids/errors";
+import type { SnowflakeLayout } from "./ids/layout";
+import type { GeoPoint, LocationHint } from "./ids/regions";
+import type { SnowflakeStats } from "./ids/snowflake";
+
+export type { DecodedId } from "./ids/decode";
+
+/**
+ * Every error code the service answers with, and its HTTP status. The core's
+ * codes must all be here; adding a service code is one line.
+ */
+export const STATUS_OF = {
+	/** Returned when a worker ID is not an integer this deployment owns (WORKER_IDS). */
+	invalid_worker_id: 400,
+	/** Returned when `count` is not an integer in [1, MAX_BATCH]. */
+	invalid_count: 400,
+	/** Returned when an ID to decode is none of the kinds (or forms) the service reads. */
+	invalid_id: 400,
+	/** Returned when `format` is not "ulid" or "uuid", or RPC options are not an object. */
+	invalid_format: 400,
+	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
+	unauthorized: 401,
+	/** Returned for a path no route serves (or a URL over 4,096 characters). */
+	not_found: 404,
+	/** Returned for a known path with a method it does not take; `Allow` lists those it does. */
+	method_not_allowed: 405,
+	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
+	rate_limited: 429,
+	/** Returned when a wrangler var is invalid; the message names the variable. */
+	invalid_config: 500,
+	/** Returned when a worker ID's object issued IDs under another Snowflake layout. */
+	layout_mismatch: 500,
+	/** Returned when the clock is past the layout's last representable instant. */
+	layout_exhausted: 500,
+	/** Returned for a failure the service did not expect; details go to its log only. */
+	internal: 500,
+	/** Returned when the clock went back further than the service waits out; `Retry-After` is sent. */
+	clock_regression: 503,
+	/** Returned when a worker ID's object is overloaded; `Retry-After` is sent. */
+	overloaded: 503,
+} as const satisfies Record<IdErrorCode, number> & Record<string, number>;
+
+/** A code the service can answer with: the core's and its own. */
+export type ServiceErrorCode = keyof typeof STATUS_OF;
+
+/** The body of every error answer. */
+export interface ErrorBody {
+	error: { code: ServiceErrorCode; message: string };
+}
+
+export interface SnowflakeIds {
+	type: "snowflake";
+	workerId: number;
+	ids: string[];
+}
+export interface UlidIds {
+	type: "ulid";
+	ids: string[];
+}
+export interface UuidV7Ids {
+	type: "uuidv7";
+	ids: string[];
+}
+export type UlidFormat = "ulid" | "uuid";
+
+/** What `GET /layout` answers: the active Snowflake layout. */
+export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
+
+/** What `GET /snowflake/:workerId/stats` answers. */
+export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number };
+
+/** What `GET /regions` answers. Worker-ID sets are written as `"0-7,16"`. */
+export interface RegionsInfo {
+	/** The worker IDs this deployment owns (WORKER_IDS). */
+	workerIds: string;
+	/** The worker IDs of auto requests without a region (AUTO_WORKER_IDS). */
+	autoWorkerIds: string;
+	regions: {
+		hint: LocationHint;
+		workerIds: string;
+		point: GeoPoint & { place: string };
+		/** Whole km from the caller to the hint's point; null without the caller's location. */
+		distanceKm: number | null;
+	}[];
+	/** What this request would use. */
+	request: { location: GeoPoint | null; region: LocationHint | null; workerIds: string };
+}

@@ -1,0 +1,49 @@
+/**
+ * The ID core as a library (`edge-ids/ids`): the Snowflake layout and generator,
+ * ULID and UUIDv7 factories, the decoder and worker-ID sets. Plain TypeScript
+ * with no Workers APIs; the clock and randomness are injected, so it runs in
+ * Node, browsers, Deno, Bun and Workers alike.
+ *
+ * @example
+ * ```ts
+ * import { SnowflakeGenerator, SnowflakeLayout, TWITTER_LAYOUT, systemClock } from "edge-ids/ids";
+ *
+ * // One generator per worker ID, and one worker ID per process: uniqueness is yours to keep.
+ * const snowflakes = new SnowflakeGenerator({
+ *   layout: new SnowflakeLayout(TWITTER_LAYOUT),
+ *   workerId: 7,
+ *   clock: systemClock,
+ *   maxBackwardMs: 1000,
+ *   leaseMs: 1000,
+ *   persistMark: () => {}, // store the mark where a restart of this worker ID can read it
+ * });
+ * const [id] = await snowflakes.next(1);
+ * ```
+ */
+export { type Clock, systemClock } from "./clock";
+export {
+	type DecodedId,
+	type DecodedSnowflake,
+	type DecodedUuid,
+	type DecodedUuidV7,
+	decodeId,
+	decodeSnowflake,
+} from "./decode";
+export { IdError, type IdErrorCode } from "./errors";
+export {
+	type LayoutConfig,
+	type SnowflakeFields,
+	SnowflakeLayout,
+	splitTwitterWorkerId,
+	TWITTER_LAYOUT,
+} from "./layout";
+export {
+	type IdRun,
+	SnowflakeGenerator,
+	type SnowflakeGeneratorOptions,
+	type SnowflakeStats,
+} from "./snowflake";
+export { formatRuns } from "./snowflake-text";
+export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./ulid";
+export { parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7";
+export { type WorkerIdRange, WorkerIdSet } from "./worker-id-set";

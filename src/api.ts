@@ -44,6 +44,8 @@ export const STATUS_OF = {
 	clock_regression: 503,
 	/** Returned when a worker ID's object is overloaded; `Retry-After` is sent. */
 	overloaded: 503,
+	/** Returned when a worker ID's object could not answer (reset, restarting, unreachable, or an older version mid-deploy); `Retry-After` is sent. */
+	unavailable: 503,
 } as const satisfies Record<IdErrorCode, number> & Record<string, number>;
 
 /** A code the service can answer with: the core's and its own. */

@@ -106,6 +106,32 @@ export function idErrorCode(error: unknown): ServiceErrorCode | undefined {
 	return undefined;
 }
 
+/**
+ * Seconds to wait before retrying a failed call, from either client: an
+ * `IdsError`'s `retryAfter` (the `Retry-After` header), or the `(retry after N s)`
+ * that ends the message of a retryable RPC rejection (`overloaded`,
+ * `unavailable`, `clock_regression`, `rate_limited`). `undefined` when the call
+ * should not simply be retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await env.IDS.snowflake({ workerId: 7 });
+ * } catch (error) {
+ *   const seconds = idRetryAfter(error); // 1 for a restarting object
+ *   if (seconds !== undefined) await scheduler.wait(seconds * 1000);
+ * }
+ * ```
+ */
+export function idRetryAfter(error: unknown): number | undefined {
+	if (error instanceof IdsError) return error.retryAfter;
+	if (error instanceof Error) {
+		const match = /\(retry after ([0-9]+) s\)$/.exec(error.message);
+		return match ? Number(match[1]) : undefined;
+	}
+	return undefined;
+}
+
 export interface IdsClientOptions {
 	/** Where the service answers. Default `https://edge-ids.internal`; any URL will do over a binding. */
 	baseUrl?: string;

@@ -6,12 +6,37 @@
  *   formatRuns(layout, 7, [{ tick: 1, firstSequence: 0, count: 2 }]);
  *   // ["4222976", "4222977"] under the Twitter layout: (1 << 22) | (7 << 12) | 0, … | 1
  */
+import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
 
 /** Decimal strings for runs of IDs of one worker ID (see `DecimalFormatter`). */
 export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRun[]): string[] {
 	return new DecimalFormatter(layout, workerId).format(runs);
+}
+
+/**
+ * Refuses a run that does not fit the layout. A sequence past the field would carry
+ * into the worker ID (another worker ID's IDs: duplicates), so a run made under
+ * another layout, or a corrupt one, never becomes text. Throws `internal`.
+ */
+function checkRun(layout: SnowflakeLayout, run: IdRun): void {
+	const { tick, firstSequence, count } = run;
+	const fits =
+		Number.isSafeInteger(tick) &&
+		tick >= 0 &&
+		tick < layout.tickLimit &&
+		Number.isSafeInteger(firstSequence) &&
+		firstSequence >= 0 &&
+		Number.isSafeInteger(count) &&
+		count >= 0 &&
+		firstSequence + count - 1 <= layout.maxSequence;
+	if (!fits) {
+		throw new IdError(
+			"internal",
+			`a run (tick ${tick}, sequences ${firstSequence}+${count}) does not fit the layout ${layout.fingerprint()}`,
+		);
+	}
 }
 
 /** "000" … "999": the last three digits of an ID, by value. */
@@ -61,6 +86,7 @@ export class DecimalFormatter {
 
 	/** Writes the run's IDs into `ids` from index `at`; returns the index after them. */
 	private write(run: IdRun, ids: string[], at: number): number {
+		checkRun(this.layout, run);
 		if (run.tick !== this.tick) {
 			const base = this.layout.compose({ tick: run.tick, workerId: this.workerId, sequence: 0 });
 			this.tick = run.tick;

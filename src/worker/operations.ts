@@ -5,7 +5,7 @@
 import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
 import { type DecodedId, decodeId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
-import { formatRuns } from "../ids/snowflake";
+import { formatRuns, type IdRun } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { type Config, configFrom } from "./config";
@@ -91,22 +91,62 @@ async function callSnowflake<T extends IssueResult | StatsResult>(
 	call: (stub: ReturnType<typeof snowflakeStub>) => Promise<unknown>,
 ): Promise<Extract<T, { ok: true }>> {
 	for (let attempt = 1; ; attempt++) {
+		let result: T;
 		try {
-			const result = (await call(snowflakeStub(env, workerId))) as T;
-			if (result.ok) return result as Extract<T, { ok: true }>;
-			throw serviceError(result.code, result.detail, result.retryAfterSeconds);
+			result = (await call(snowflakeStub(env, workerId))) as T;
 		} catch (error) {
-			const flags = error as { overloaded?: boolean; retryable?: boolean };
+			const flags = error as { overloaded?: boolean; retryable?: boolean; remote?: boolean };
 			if (flags.overloaded) {
-				throw new IdError(
+				throw serviceError(
 					"overloaded",
 					`worker ID ${workerId} is overloaded; retry shortly or spread load over more worker IDs`,
 					1,
 				);
 			}
-			if (!flags.retryable || attempt >= 2) throw error;
+			if (flags.retryable && attempt < 2) continue;
+			// Thrown by the object's own code: a bug, answered `internal` and logged.
+			if (flags.remote) throw error;
+			// The platform's: reset, restarting, broken or unreachable. Transient.
+			throw serviceError(
+				"unavailable",
+				`worker ID ${workerId}'s object could not answer (it is restarting or unreachable); retry shortly`,
+				1,
+			);
 		}
+		if (result.ok) return result as Extract<T, { ok: true }>;
+		throw serviceError(result.code, result.detail, result.retryAfterSeconds);
 	}
+}
+
+/**
+ * `count` IDs of `workerId` as runs, from its object, checked to be issued under
+ * this Worker's layout: during a gradual deployment the object may run another
+ * version than the Worker, and runs of another layout formatted with this one
+ * would be other worker IDs' IDs.
+ */
+export async function issueRuns(
+	env: Env,
+	config: Config,
+	workerId: number,
+	count: number,
+): Promise<IdRun[]> {
+	const result = await callSnowflake<IssueResult>(env, workerId, (stub) =>
+		stub.issue(workerId, count),
+	);
+	const own = config.layout.fingerprint();
+	if (result.layout === own) return result.runs;
+	if (result.layout === undefined) {
+		// An object of the previous version, which does not say its layout: wait for it to update.
+		throw serviceError(
+			"unavailable",
+			`worker ID ${workerId}'s object runs an older version of the service; retry shortly`,
+			1,
+		);
+	}
+	throw serviceError(
+		"layout_mismatch",
+		`worker ID ${workerId}'s object issues under another Snowflake layout (${result.layout}) than this Worker (${own}); deploy one layout everywhere`,
+	);
 }
 
 /** `cf`: the caller's `request.cf`, which picks the region of an auto request (none over RPC). */
@@ -119,9 +159,7 @@ export async function snowflakeIds(
 	const count = requestCount(config, input.count);
 	const workerId =
 		input.workerId === undefined ? pickWorkerId(config, cf) : checkWorkerId(config, input.workerId);
-	const { runs } = await callSnowflake<IssueResult>(env, workerId, (stub) =>
-		stub.issue(workerId, count),
-	);
+	const runs = await issueRuns(env, config, workerId, count);
 	return { type: "snowflake", workerId, ids: formatRuns(config.layout, workerId, runs) };
 }
 

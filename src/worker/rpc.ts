@@ -83,12 +83,24 @@ function optionsObject<T extends object>(options: T): Partial<Record<keyof T, un
 	return options;
 }
 
+/**
+ * An error's message for RPC: `code: detail`, and for retryable refusals a last
+ * `(retry after N s)`, the `Retry-After` of the HTTP answer (`idRetryAfter` in the
+ * client reads it back).
+ */
+function rpcMessage(error: IdError<string>): string {
+	const seconds = error.retryAfterSeconds;
+	return seconds === undefined
+		? error.message
+		: `${error.message} (retry after ${Math.max(1, seconds)} s)`;
+}
+
 /** Runs an operation; any failure leaves as a plain Error whose message starts with its code. */
 async function rpc<T>(operation: () => T | Promise<T>): Promise<T> {
 	try {
 		return await operation();
 	} catch (thrown) {
-		if (thrown instanceof IdError) throw new Error(thrown.message);
+		if (thrown instanceof IdError) throw new Error(rpcMessage(thrown));
 		console.error("internal error in IdService", thrown);
 		throw new Error("internal: an internal error occurred; it has been logged");
 	}

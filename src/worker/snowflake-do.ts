@@ -7,7 +7,11 @@ import { type ServiceErrorCode, serviceError } from "./errors";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
 export type IssueResult =
-	| { ok: true; runs: IdRun[] }
+	/**
+	 * `layout`: the issuing object's layout fingerprint (absent from objects of
+	 * earlier versions); a Worker on another layout must not format the runs.
+	 */
+	| { ok: true; runs: IdRun[]; layout?: string }
 	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
 export type StatsResult =
@@ -35,10 +39,14 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
 	private generator: SnowflakeGenerator | undefined;
+	/** The fingerprint of the layout this instance issues under (set with the generator). */
+	private fingerprint = "";
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
-			return { ok: true, runs: await this.generatorFor(workerId).nextRuns(count) };
+			const generator = this.generatorFor(workerId);
+			const runs = await generator.nextRuns(count);
+			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
 			return failure(error);
 		}
@@ -72,6 +80,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			);
 		}
 		if (stored === undefined) kv.put(LAYOUT_KEY, fingerprint);
+		this.fingerprint = fingerprint;
 		this.generator = new SnowflakeGenerator({
 			layout,
 			workerId,

@@ -1,8 +1,10 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { idErrorCode, idRetryAfter } from "../../src/client";
 import { app } from "../../src/worker/app";
 import { snowflakeIds } from "../../src/worker/operations";
+import { IdService } from "../../src/worker/rpc";
 import type { IssueResult } from "../../src/worker/snowflake-do";
 import { captureErrorLog } from "./helpers";
 
@@ -23,10 +25,15 @@ function envWithObject(issue: () => Promise<IssueResult>) {
 	return { env: { ...env, SNOWFLAKE: namespace } as unknown as Env, calls: () => calls };
 }
 
-const runError = (flags: { overloaded?: boolean; retryable?: boolean }) =>
+const runError = (flags: { overloaded?: boolean; retryable?: boolean; remote?: boolean }) =>
 	Object.assign(new Error("Durable Object is overloaded"), flags);
 
-const okRuns: IssueResult = { ok: true, runs: [{ tick: 1, firstSequence: 0, count: 1 }] };
+const TWITTER = "epoch=1288834974657;bits=41/10/12;unit=1";
+const okRuns: IssueResult = {
+	ok: true,
+	runs: [{ tick: 1, firstSequence: 0, count: 1 }],
+	layout: TWITTER,
+};
 
 describe("errors of the Durable Object hop", () => {
 	it("answers .overloaded with 503 overloaded and Retry-After, without retrying", async () => {
@@ -54,27 +61,70 @@ describe("errors of the Durable Object hop", () => {
 		expect(fake.calls()).toBe(2);
 	});
 
-	it("gives up after the second .retryable failure, as a 500 with no details", async () => {
+	it("gives up after the second .retryable failure: 503 unavailable with Retry-After", async () => {
 		const fake = envWithObject(() => Promise.reject(runError({ retryable: true })));
+		const response = await app.fetch(
+			new Request("https://ids.test/snowflake/1"),
+			fake.env,
+			createExecutionContext(),
+		);
+		expect(response.status).toBe(503);
+		expect(response.headers.get("Retry-After")).toBe("1");
+		const body = (await response.json()) as { error: { code: string; message: string } };
+		expect(body.error.code).toBe("unavailable");
+		expect(body.error.message).not.toContain("Durable Object is");
+		expect(fake.calls()).toBe(2);
+	});
+
+	it("answers any other platform error (reset, broken) 503 unavailable, without retrying", async () => {
+		const fake = envWithObject(() =>
+			Promise.reject(new Error("Durable Object reset because its code was updated.")),
+		);
+		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+			code: "unavailable",
+			retryAfterSeconds: 1,
+		});
+		expect(fake.calls()).toBe(1);
+	});
+
+	it("answers an exception thrown by the object's own code as 500 internal, logged", async () => {
+		const fake = envWithObject(() => Promise.reject(runError({ remote: true })));
 		const [response, logged] = await captureErrorLog(() =>
 			app.fetch(new Request("https://ids.test/snowflake/1"), fake.env, createExecutionContext()),
 		);
 		expect(response.status).toBe(500);
-		expect(logged).toHaveLength(1); // the cause stays in the log, not in the body
-		expect(logged[0]?.[2]).toMatchObject({
-			message: "Durable Object is overloaded",
-			retryable: true,
-		});
-		const body = (await response.json()) as { error: { code: string; message: string } };
-		expect(body.error.code).toBe("internal");
-		expect(body.error.message).not.toContain("Durable Object");
-		expect(fake.calls()).toBe(2);
+		expect(logged).toHaveLength(1);
+		expect(((await response.json()) as { error: { code: string } }).error.code).toBe("internal");
+		expect(fake.calls()).toBe(1);
 	});
 
-	it("does not retry other errors", async () => {
-		const fake = envWithObject(() => Promise.reject(new Error("boom")));
-		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toThrow("boom");
-		expect(fake.calls()).toBe(1);
+	it("never formats runs the object issued under another layout", async () => {
+		const fake = envWithObject(() =>
+			Promise.resolve({ ...okRuns, layout: "epoch=1288834974657;bits=41/11/11;unit=1" }),
+		);
+		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+			code: "layout_mismatch",
+		});
+	});
+
+	it("waits for an object of the previous version (no layout in its answer): 503 unavailable", async () => {
+		const fake = envWithObject(() => Promise.resolve({ ok: true, runs: okRuns.runs }));
+		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+			code: "unavailable",
+			retryAfterSeconds: 1,
+		});
+	});
+
+	it("tells RPC callers when to retry, in the message idRetryAfter reads", async () => {
+		const fake = envWithObject(() => Promise.reject(runError({ overloaded: true })));
+		const service = new IdService(createExecutionContext(), fake.env);
+		const error = await service.snowflake({ workerId: 1 }).catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(/^overloaded: .+ \(retry after 1 s\)$/);
+		expect(idErrorCode(error)).toBe("overloaded");
+		expect(idRetryAfter(error)).toBe(1);
+		const invalid = await service.snowflake({ count: 0 }).catch((thrown: unknown) => thrown);
+		expect(idRetryAfter(invalid)).toBeUndefined();
 	});
 
 	it("turns an error value from the object back into its code", async () => {

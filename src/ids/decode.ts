@@ -60,7 +60,9 @@ export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	if (text.length === 36) {
 		const uuid = parseUuid(text);
 		const ulid = uuidToUlid(uuid.id);
-		if (uuid.version === 7) {
+		// RFC 9562 §4.1: a version-7 UUID has the variant bits 10; anything else with a 7
+		// in that nibble belongs to another variant and only looks like one.
+		if (uuid.version === 7 && ((uuid.bytes[8] ?? 0) & 0xc0) === 0x80) {
 			const timestamp = uuidV7Timestamp(uuid.bytes);
 			return { type: "uuidv7", id: uuid.id, version: 7, timestamp, time: isoTime(timestamp), ulid };
 		}

@@ -65,7 +65,7 @@ export class SnowflakeLayout implements LayoutConfig {
 	readonly exhaustsAt: number;
 	/** Bits below the time field (worker + sequence). */
 	readonly lowBits: number;
-	/** With 10 worker bits, Twitter's split into datacenter (high 5) and machine (low 5) applies. */
+	/** Under Twitter's own layout (bits, unit and epoch), its split into datacenter (high 5) and machine (low 5). */
 	readonly hasDatacenterSplit: boolean;
 
 	private readonly lowShift: bigint;
@@ -96,7 +96,7 @@ export class SnowflakeLayout implements LayoutConfig {
 		if (exhaustsAt > MAX_DATE_MS) {
 			throw new IdError(
 				"invalid_config",
-				`epoch + 2^timeBits × timeUnitMs must end before year 275760 (${MAX_DATE_MS} ms); this layout ends at ${exhaustsAt}`,
+				`epoch + 2^timeBits × timeUnitMs must end before year 275760 (${MAX_DATE_MS} ms), which a JavaScript Date can hold; this layout ends at ${exhaustsAt}. With this epoch and a ${timeUnitMs} ms tick at most ${Math.floor(Math.log2((MAX_DATE_MS - epoch) / timeUnitMs))} time bits fit: give the rest to worker and sequence bits`,
 			);
 		}
 		this.epoch = epoch;
@@ -109,7 +109,13 @@ export class SnowflakeLayout implements LayoutConfig {
 		this.tickLimit = 2 ** timeBits;
 		this.exhaustsAt = exhaustsAt;
 		this.lowBits = workerBits + sequenceBits;
-		this.hasDatacenterSplit = workerBits === 10;
+		// Only Twitter's own layout: another layout with 10 worker bits has no datacenters.
+		this.hasDatacenterSplit =
+			epoch === TWITTER_LAYOUT.epoch &&
+			timeBits === TWITTER_LAYOUT.timeBits &&
+			workerBits === TWITTER_LAYOUT.workerBits &&
+			sequenceBits === TWITTER_LAYOUT.sequenceBits &&
+			timeUnitMs === TWITTER_LAYOUT.timeUnitMs;
 		this.lowShift = BigInt(this.lowBits);
 		this.sequenceShift = BigInt(sequenceBits);
 	}

@@ -3,6 +3,7 @@ import { bearerAuth } from "hono/bearer-auth";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
@@ -115,7 +116,23 @@ const base = new Hono<AppEnv>()
 	.use(authFromConfig)
 	.use(rateLimit());
 
+/**
+ * HEAD is answered by GET handlers (minus the body), so `HEAD /snowflake?count=10000`
+ * would issue IDs that nobody sees. On routes that issue IDs (those that also take
+ * POST) it is a 405; on read-only routes it stays what HTTP says: GET without a body.
+ */
+const headIssuesNothing: MiddlewareHandler<AppEnv> = (c, next) => {
+	if (c.req.method !== "HEAD") return next();
+	const path = matchedRoutes(c)
+		.filter((route) => route.method !== METHOD_NAME_ALL)
+		.at(-1)?.path;
+	const allowed = path === undefined ? undefined : served.get(path);
+	if (allowed?.includes("POST")) return methodNotAllowed(allowed)(c);
+	return next();
+};
+
 const routes = base
+	.use(headIssuesNothing)
 	.route("/", pageRoutes)
 	.route("/", metaRoutes)
 	.route("/", regionRoutes)

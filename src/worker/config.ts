@@ -158,18 +158,27 @@ export function parseConfig(vars: ConfigVars): Config {
 	};
 }
 
-const parsed = new WeakMap<object, Config>();
+const parsed = new WeakMap<object, Config | IdError>();
 
 /**
  * The config for this env, parsed once per isolate (the env object lives as long
- * as the isolate). A bad value throws `invalid_config` naming the variable, on
- * every request, until it is fixed.
+ * as the isolate), and so is a failure: a bad value throws the same
+ * `invalid_config` naming the variable on every request, without parsing again,
+ * until it is fixed (a deploy makes a new env).
  */
 export function configFrom(env: ConfigVars): Config {
 	let config = parsed.get(env);
 	if (!config) {
-		config = parseConfig(env);
+		try {
+			config = parseConfig(env);
+		} catch (error) {
+			config =
+				error instanceof IdError
+					? error
+					: new IdError("invalid_config", "the configuration could not be read");
+		}
 		parsed.set(env, config);
 	}
+	if (config instanceof IdError) throw config;
 	return config;
 }

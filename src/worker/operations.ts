@@ -91,9 +91,10 @@ async function callSnowflake<T extends IssueResult | StatsResult>(
 	call: (stub: ReturnType<typeof snowflakeStub>) => Promise<unknown>,
 ): Promise<Extract<T, { ok: true }>> {
 	for (let attempt = 1; ; attempt++) {
+		const stub = snowflakeStub(env, workerId); // outside the try: a failure here is ours
 		let result: T;
 		try {
-			result = (await call(snowflakeStub(env, workerId))) as T;
+			result = (await call(stub)) as T;
 		} catch (error) {
 			const flags = error as { overloaded?: boolean; retryable?: boolean; remote?: boolean };
 			if (flags.overloaded) {

@@ -256,7 +256,7 @@ describe("config errors name the variable and never echo its text", () => {
 		[{ WORKER_IDS: "0-1024" }, "WORKER_IDS must be worker IDs and ranges in [0, 1023]"],
 		[{ WORKER_IDS: "s3cret" }, "WORKER_IDS must be worker IDs and ranges"],
 		[
-			{ WORKER_IDS: "512-1023" },
+			{ WORKER_IDS: "512-1023", AUTO_WORKER_IDS: "0-31" },
 			"AUTO_WORKER_IDS (0-31) must lie within WORKER_IDS (512-1023), the worker IDs this deployment owns",
 		],
 		[

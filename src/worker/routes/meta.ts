@@ -9,4 +9,6 @@ export const metaRoutes = new Hono<AppEnv>()
 	.get("/layout", (c) => c.json(configFrom(c.env).layout.toJSON()))
 	.get("/decode/:id", validate("param", idParam), (c) =>
 		c.json(decode(c.env, c.req.valid("param").id)),
-	);
+	)
+	// An empty ID is an invalid ID (as over RPC), not an unknown path.
+	.get("/decode/", (c) => c.json(decode(c.env, "")));

@@ -22,6 +22,8 @@ export const STATUS_OF = {
 	invalid_count: 400,
 	/** Returned when an ID to decode is none of the kinds (or forms) the service reads. */
 	invalid_id: 400,
+	/** Returned when `/decode`'s `layout` is not a preset, or its widths, epoch or unit are impossible. */
+	invalid_layout: 400,
 	/** Returned when `format` is not "ulid" or "uuid", or RPC options are not an object. */
 	invalid_format: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */

@@ -46,16 +46,33 @@ export type { DecodedUlid };
 /** What `/decode/:id` and RPC `decode` answer, by the kind of ID. */
 export type DecodedId = DecodedSnowflake | DecodedUlid | DecodedUuidV7 | DecodedUuid;
 
+/**
+ * A UUID written in another common form — `urn:uuid:…` (RFC 9562 §4), `{…}`
+ * (Microsoft's registry form) or 32 hex digits without hyphens — as 8-4-4-4-12;
+ * any other text unchanged.
+ */
+function hyphenatedUuid(text: string): string {
+	let inner = text;
+	if (/^urn:uuid:/i.test(inner)) inner = inner.slice(9);
+	else if (inner.startsWith("{") && inner.endsWith("}")) inner = inner.slice(1, -1);
+	if (/^[0-9a-f]{32}$/i.test(inner)) {
+		inner = `${inner.slice(0, 8)}-${inner.slice(8, 12)}-${inner.slice(12, 16)}-${inner.slice(16, 20)}-${inner.slice(20)}`;
+	}
+	return inner.length === 36 ? inner : text;
+}
+
 const SNOWFLAKE_LIMIT = 2n ** 63n;
 const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
 
 /**
  * Decodes `text` by its shape: 1–19 digits is a Snowflake (read with `layout`), 26
- * characters a ULID, 36 with hyphens at 8-4-4-4-12 a UUID. Throws `invalid_id`
+ * characters a ULID, 36 with hyphens at 8-4-4-4-12 a UUID (also accepted as 32 hex
+ * digits, in braces or as `urn:uuid:`, and echoed as 8-4-4-4-12). Throws `invalid_id`
  * for anything else, or for a value out of its kind's range.
  */
 export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	if (SNOWFLAKE_TEXT.test(text)) return decodeSnowflake(text, layout);
+	text = hyphenatedUuid(text);
 	if (text.length === 26) return decodeUlid(text);
 	if (text.length === 36) {
 		const uuid = parseUuid(text);
@@ -71,7 +88,7 @@ export function decodeId(text: string, layout: SnowflakeLayout): DecodedId {
 	const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
 	throw new IdError(
 		"invalid_id",
-		`id must be a Snowflake (1-19 decimal digits, below 2^63), a ULID (26 Crockford base32 characters) or a UUID (36 characters, hex in groups 8-4-4-4-12); got ${JSON.stringify(shown)} (${text.length} characters)`,
+		`id must be a Snowflake (1-19 decimal digits, below 2^63), a ULID (26 Crockford base32 characters) or a UUID (36 characters, hex in groups 8-4-4-4-12; also 32 hex digits, {…} or urn:uuid:…); got ${JSON.stringify(shown)} (${text.length} characters)`,
 	);
 }
 

@@ -17,6 +17,8 @@ export type IdErrorCode =
 	| "invalid_count"
 	/** Returned when a text is not a Snowflake, ULID or UUID, or is out of its range. */
 	| "invalid_id"
+	/** Returned when a layout to decode with is unknown or impossible (a request's, not the config's). */
+	| "invalid_layout"
 	/** Returned when a layout or a worker-ID set does not validate. */
 	| "invalid_config"
 	/** Returned when the clock has passed the last instant a layout (or a 48-bit time) can represent. */

@@ -3,26 +3,43 @@
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
 import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
-import { type DecodedId, decodeId } from "../ids/decode";
+import type { DecodedId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
+import type { DecodedForeign } from "../ids/foreign-layouts";
 import { formatRuns, type IdRun } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { type Config, configFrom } from "./config";
+import { type DecodeOptions, decodeWith } from "./decode-options";
 import { type ServiceError, serviceError } from "./errors";
 import { autoSetFor, type CallerCf, placementFor } from "./placement";
 import type { IssueResult, StatsResult } from "./snowflake-do";
 
 export type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
 
+/**
+ * Who asked, for the wording of a refusal: HTTP callers write numbers as text in a
+ * URL ("written in decimal digits"); RPC callers pass JavaScript values ("a number").
+ */
+export type Via = "http" | "rpc";
+
 /** The counts a request may ask for: [1, MAX_BATCH]. */
-export function countRule(config: Config): CountRule {
-	return { min: 1, max: config.maxBatch, spelling: "written once in decimal digits" };
+export function countRule(config: Config, via: Via = "http"): CountRule {
+	return via === "rpc"
+		? { min: 1, max: config.maxBatch }
+		: { min: 1, max: config.maxBatch, spelling: "written once in decimal digits" };
 }
 
 /** A request's count: 1 when absent, else checked against `countRule`. */
-function requestCount(config: Config, count: unknown): number {
-	return count === undefined ? 1 : checkCount(count, countRule(config));
+function requestCount(config: Config, count: unknown, via: Via = "http"): number {
+	if (count === undefined) return 1;
+	if (via === "rpc" && typeof count !== "number") {
+		throw new IdError(
+			"invalid_count",
+			`count must be a number, an integer in [1, ${config.maxBatch}]; got ${describeValue(count)} (${typeof count})`,
+		);
+	}
+	return checkCount(count, countRule(config, via));
 }
 
 export function invalidRequestCount(config: Config, got: unknown): IdError {
@@ -30,7 +47,7 @@ export function invalidRequestCount(config: Config, got: unknown): IdError {
 }
 
 /** A worker ID this deployment owns (WORKER_IDS, within the layout's range). */
-export function checkWorkerId(config: Config, workerId: unknown): number {
+export function checkWorkerId(config: Config, workerId: unknown, via: Via = "http"): number {
 	if (
 		typeof workerId === "number" &&
 		Number.isInteger(workerId) &&
@@ -38,20 +55,23 @@ export function checkWorkerId(config: Config, workerId: unknown): number {
 	) {
 		return workerId;
 	}
-	throw invalidWorkerId(config, workerId);
+	throw invalidWorkerId(config, workerId, via);
 }
 
-export function invalidWorkerId(config: Config, got: unknown): IdError {
+export function invalidWorkerId(config: Config, got: unknown, via: Via = "http"): IdError {
 	const max = config.layout.maxWorkerId;
 	const owned = config.workerIds;
 	const allowed =
 		owned.size === max + 1
 			? `an integer in [0, ${max}]`
 			: `one of the worker IDs this deployment owns, WORKER_IDS = ${owned},`;
-	return new IdError(
-		"invalid_worker_id",
-		`workerId must be ${allowed} written in decimal digits; got ${describeValue(got)}`,
-	);
+	const detail =
+		via === "rpc"
+			? typeof got === "number"
+				? `workerId must be ${allowed.replace(/,$/, "")}; got ${describeValue(got)}`
+				: `workerId must be a number, ${allowed.replace(/,$/, "")}; got ${describeValue(got)} (${typeof got})`
+			: `workerId must be ${allowed} written in decimal digits; got ${describeValue(got)}`;
+	return new IdError("invalid_worker_id", detail);
 }
 
 export function checkFormat(format: unknown): UlidFormat {
@@ -153,20 +173,22 @@ export async function issueRuns(
 /** `cf`: the caller's `request.cf`, which picks the region of an auto request (none over RPC). */
 export async function snowflakeIds(
 	env: Env,
-	input: { workerId?: unknown; count?: unknown },
+	input: { workerId?: unknown; count?: unknown; via?: Via },
 	cf?: CallerCf,
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
-	const count = requestCount(config, input.count);
+	const count = requestCount(config, input.count, input.via);
 	const workerId =
-		input.workerId === undefined ? pickWorkerId(config, cf) : checkWorkerId(config, input.workerId);
+		input.workerId === undefined
+			? pickWorkerId(config, cf)
+			: checkWorkerId(config, input.workerId, input.via);
 	const runs = await issueRuns(env, config, workerId, count);
 	return { type: "snowflake", workerId, ids: formatRuns(config.layout, workerId, runs) };
 }
 
-export async function snowflakeStats(env: Env, workerIdInput: unknown) {
+export async function snowflakeStats(env: Env, workerIdInput: unknown, via: Via = "http") {
 	const config = configFrom(env);
-	const workerId = checkWorkerId(config, workerIdInput);
+	const workerId = checkWorkerId(config, workerIdInput, via);
 	const { stats } = await callSnowflake<StatsResult>(env, workerId, (stub) => stub.stats(workerId));
 	return stats;
 }
@@ -175,21 +197,28 @@ export async function snowflakeStats(env: Env, workerIdInput: unknown) {
 let ulids: UlidFactory | undefined;
 let uuids: UuidV7Factory | undefined;
 
-export function ulidIds(env: Env, input: { count?: unknown; format?: unknown }): UlidIds {
-	const count = requestCount(configFrom(env), input.count);
+export function ulidIds(
+	env: Env,
+	input: { count?: unknown; format?: unknown; via?: Via },
+): UlidIds {
+	const count = requestCount(configFrom(env), input.count, input.via);
 	const format = checkFormat(input.format);
 	ulids ??= new UlidFactory();
 	const ids = ulids.nextBatch(Date.now(), count);
 	return { type: "ulid", ids: format === "uuid" ? ids.map(ulidToUuid) : ids };
 }
 
-export function uuidv7Ids(env: Env, input: { count?: unknown }): UuidV7Ids {
-	const count = requestCount(configFrom(env), input.count);
+export function uuidv7Ids(env: Env, input: { count?: unknown; via?: Via }): UuidV7Ids {
+	const count = requestCount(configFrom(env), input.count, input.via);
 	uuids ??= new UuidV7Factory();
 	return { type: "uuidv7", ids: uuids.nextBatch(Date.now(), count) };
 }
 
-export function decode(env: Env, id: unknown): DecodedId {
+export function decode(
+	env: Env,
+	id: unknown,
+	options: DecodeOptions = {},
+): DecodedId | DecodedForeign {
 	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
-	return decodeId(id, configFrom(env).layout);
+	return decodeWith(configFrom(env), id, options);
 }

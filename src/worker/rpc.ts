@@ -1,12 +1,17 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
+import type { LayoutInfo, SnowflakeStatsInfo } from "../api";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
+import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
+import { configFrom } from "./config";
+import type { DecodeOptions } from "./decode-options";
 import { serviceError } from "./errors";
 import {
 	decode,
 	type SnowflakeIds,
 	snowflakeIds,
+	snowflakeStats,
 	type UlidFormat,
 	type UlidIds,
 	type UuidV7Ids,
@@ -38,19 +43,33 @@ export interface UuidV7Options {
  */
 export class IdService extends WorkerEntrypoint<Env> {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
-		return rpc(() => snowflakeIds(this.env, optionsObject(options)));
+		return rpc(() => snowflakeIds(this.env, { ...optionsObject(options), via: "rpc" }));
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
-		return rpc(() => ulidIds(this.env, optionsObject(options)));
+		return rpc(() => ulidIds(this.env, { ...optionsObject(options), via: "rpc" }));
 	}
 
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
-		return rpc(() => uuidv7Ids(this.env, optionsObject(options)));
+		return rpc(() => uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }));
 	}
 
-	async decode(id: string): Promise<DecodedId> {
-		return rpc(() => decode(this.env, id));
+	/**
+	 * What an ID says; `options` reads a Snowflake-like ID of another system:
+	 * `{ layout: "discord" }` or explicit `{ timeBits, workerBits, sequenceBits, epoch?, timeUnitMs? }`.
+	 */
+	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
+		return rpc(() => decode(this.env, id, optionsObject(options) as DecodeOptions));
+	}
+
+	/** The active Snowflake layout, as `GET /layout` answers it. */
+	async layout(): Promise<LayoutInfo> {
+		return rpc(() => configFrom(this.env).layout.toJSON());
+	}
+
+	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
+	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
+		return rpc(() => snowflakeStats(this.env, workerId, "rpc"));
 	}
 
 	/** HTTP over the binding; like RPC, trusted: the token is not asked for. */

@@ -1,7 +1,10 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, ValidationTargets } from "hono";
 import { z } from "zod";
+import { describeValue, IdError } from "../ids/errors";
+import { PRESET_NAMES } from "../ids/foreign-layouts";
 import { configFrom } from "./config";
+import { invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import { invalidFormat, invalidRequestCount, invalidWorkerId } from "./operations";
 
@@ -23,6 +26,14 @@ export const ulidQuery = z.object({
 });
 export const workerIdParam = z.object({ workerId: decimalInteger });
 export const idParam = z.object({ id: z.string() });
+export const decodeQuery = z.object({
+	layout: z.enum(PRESET_NAMES).optional(),
+	timeBits: decimalInteger.optional(),
+	workerBits: decimalInteger.optional(),
+	sequenceBits: decimalInteger.optional(),
+	epoch: decimalInteger.optional(),
+	timeUnitMs: decimalInteger.optional(),
+});
 
 /** The raw value the client sent, for the error message. */
 function sent(c: Context, target: keyof ValidationTargets, field: string): unknown {
@@ -36,6 +47,13 @@ function errorFor(c: Context, target: keyof ValidationTargets, field: string): S
 	const got = sent(c, target, field);
 	if (field === "workerId") return invalidWorkerId(config, got);
 	if (field === "format") return invalidFormat(got);
+	if (field === "layout") return invalidPreset(got);
+	if (field in decodeQuery.shape) {
+		return new IdError(
+			"invalid_layout",
+			`${field} must be an integer written once in decimal digits; got ${describeValue(got)}`,
+		);
+	}
 	return invalidRequestCount(config, got);
 }
 

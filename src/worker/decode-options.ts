@@ -1,0 +1,88 @@
+/**
+ * How `/decode/:id` and RPC `decode` pick the layout a Snowflake-like ID is read
+ * with: the service's own (nothing given), a preset (`layout=discord`), or explicit
+ * widths (`timeBits`, `workerBits`, `sequenceBits`, with `epoch` and `timeUnitMs`
+ * defaulting to the service's). ULIDs and UUIDs ignore it.
+ *
+ *   decodeWith(config, "175928847299117063", { layout: "discord" });
+ */
+import { type DecodedId, decodeId } from "../ids/decode";
+import { IdError } from "../ids/errors";
+import {
+	customLayout,
+	DECODE_PRESETS,
+	type DecodedForeign,
+	decodeForeign,
+	type ForeignLayout,
+	PRESET_NAMES,
+	type PresetName,
+} from "../ids/foreign-layouts";
+import type { Config } from "./config";
+
+export interface DecodeOptions {
+	layout?: PresetName;
+	timeBits?: number;
+	workerBits?: number;
+	sequenceBits?: number;
+	epoch?: number;
+	timeUnitMs?: number;
+}
+
+const WIDTHS = ["timeBits", "workerBits", "sequenceBits", "epoch", "timeUnitMs"] as const;
+
+export function invalidPreset(got: unknown): IdError {
+	return new IdError(
+		"invalid_layout",
+		`layout must be one of ${PRESET_NAMES.join(", ")}, given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
+	);
+}
+
+/** The layout the options name, or undefined for the service's own. */
+function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | undefined {
+	const widths = WIDTHS.filter((name) => options[name] !== undefined);
+	for (const name of widths) {
+		// Over RPC the values are the caller's; over HTTP they were parsed from digits.
+		if (typeof options[name] !== "number") {
+			throw new IdError(
+				"invalid_layout",
+				`${name} must be a number; got ${JSON.stringify(options[name])} (${typeof options[name]})`,
+			);
+		}
+	}
+	if (options.layout !== undefined) {
+		if (!PRESET_NAMES.includes(options.layout)) throw invalidPreset(options.layout);
+		if (widths.length > 0) {
+			throw new IdError(
+				"invalid_layout",
+				`give either layout or explicit widths, not both; got layout and ${widths.join(", ")}`,
+			);
+		}
+		return DECODE_PRESETS[options.layout];
+	}
+	if (widths.length === 0) return undefined;
+	const { timeBits, workerBits, sequenceBits } = options;
+	if (timeBits === undefined || workerBits === undefined || sequenceBits === undefined) {
+		throw new IdError(
+			"invalid_layout",
+			"explicit widths need timeBits, workerBits and sequenceBits (epoch and timeUnitMs default to the service's)",
+		);
+	}
+	return customLayout({
+		timeBits,
+		workerBits,
+		sequenceBits,
+		epoch: options.epoch ?? config.layout.epoch,
+		timeUnitMs: options.timeUnitMs ?? config.layout.timeUnitMs,
+	});
+}
+
+/** Decodes `id` under the options' layout (Snowflake-like IDs) or by its shape (ULID, UUID). */
+export function decodeWith(
+	config: Config,
+	id: string,
+	options: DecodeOptions = {},
+): DecodedId | DecodedForeign {
+	const layout = chosenLayout(config, options);
+	if (layout && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
+	return decodeId(id, config.layout);
+}

@@ -1,0 +1,112 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeId } from "../../src/ids/decode";
+import {
+	customLayout,
+	DECODE_PRESETS,
+	decodeForeign,
+	type ForeignLayout,
+} from "../../src/ids/foreign-layouts";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+
+describe("decoding other systems' IDs", () => {
+	it("reads Discord's documented example (API reference, 'Snowflakes')", () => {
+		expect(decodeForeign("175928847299117063", DECODE_PRESETS.discord)).toEqual({
+			type: "snowflake",
+			id: "175928847299117063",
+			layout: "discord",
+			timestamp: 1462015105796,
+			time: "2016-04-30T11:18:25.796Z",
+			workerId: 1,
+			processId: 0,
+			increment: 7,
+		});
+	});
+
+	it("reads Instagram's worked example (1387263000 ms, shard 1341, sequence 5001 mod 1024)", () => {
+		// "Sharding & IDs at Instagram": id = ms << 23 | shard << 10 | (sequence % 1024).
+		expect(decodeForeign("11637205501278089", DECODE_PRESETS.instagram)).toMatchObject({
+			layout: "instagram",
+			timestamp: 1314220021721 + 1387263000,
+			shardId: 1341,
+			sequence: 905,
+		});
+	});
+
+	it("reads Sonyflake's order: time, then sequence, then machine ID", () => {
+		// Sonyflake's toID: elapsed << (8 + 16) | sequence << 16 | machineID, in 10 ms since 2014-09-01.
+		expect(decodeForeign("494152093532361268", DECODE_PRESETS.sonyflake)).toMatchObject({
+			layout: "sonyflake",
+			time: "2024-01-01T00:00:00.000Z",
+			sequence: 3,
+			machineId: 0x1234,
+		});
+	});
+
+	it("reads Twitter's example as the service's own decoder does", () => {
+		const own = decodeId("910499571847892992", new SnowflakeLayout(TWITTER_LAYOUT));
+		expect(decodeForeign("910499571847892992", DECODE_PRESETS.twitter)).toEqual({
+			...own,
+			layout: "twitter",
+		});
+	});
+
+	it("takes every field apart as BigInt shifts do, for any preset and custom layout", () => {
+		const layouts: ForeignLayout[] = [
+			...Object.values(DECODE_PRESETS),
+			customLayout({ timeBits: 40, workerBits: 12, sequenceBits: 12, epoch: 0, timeUnitMs: 1 }),
+		];
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...layouts),
+				fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+				(layout, raw) => {
+					const bits = layout.timeBits + layout.fields.reduce((sum, f) => sum + f.bits, 0);
+					const id = raw % 2n ** BigInt(bits);
+					const decoded = decodeForeign(id.toString(), layout);
+					let shift = 0n;
+					for (const field of [...layout.fields].reverse()) {
+						const mask = (1n << BigInt(field.bits)) - 1n;
+						expect(decoded[field.name]).toBe(Number((id >> shift) & mask));
+						shift += BigInt(field.bits);
+					}
+					expect(decoded.timestamp).toBe(layout.epoch + Number(id >> shift) * layout.timeUnitMs);
+				},
+			),
+		);
+	});
+
+	it("refuses IDs beyond the layout's bits and custom widths that are not 63 or 64", () => {
+		expect(() => decodeForeign("18446744073709551616", DECODE_PRESETS.discord)).toThrow(
+			/below 2\^64/,
+		);
+		expect(() => decodeForeign("9223372036854775808", DECODE_PRESETS.twitter)).toThrow(
+			/below 2\^63/,
+		);
+		expect(() =>
+			customLayout({ timeBits: 41, workerBits: 10, sequenceBits: 10, epoch: 0, timeUnitMs: 1 }),
+		).toThrow(/= 63 or 64/);
+	});
+});
+
+describe("UUID forms", () => {
+	const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+	const canonical = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+	it.each([
+		"017f22e279b07cc398c4dc0c0c07398f",
+		"017F22E279B07CC398C4DC0C0C07398F",
+		`{${canonical}}`,
+		`urn:uuid:${canonical}`,
+		`URN:UUID:${canonical.toUpperCase()}`,
+	])("reads %s as the canonical UUID", (text) => {
+		expect(decodeId(text, layout)).toMatchObject({ type: "uuidv7", id: canonical });
+	});
+
+	it.each([
+		"{017f22e279b07cc398c4dc0c0c07398f",
+		"urn:uuid:017f22e2",
+		"017f22e279b07cc398c4dc0c0c07398",
+	])("refuses %s", (text) => {
+		expect(() => decodeId(text, layout)).toThrow(/invalid_id/);
+	});
+});

@@ -54,8 +54,7 @@ export class SnowflakeGenerator {
 	private sequence: number;
 	/** The highest tick known to be persisted. */
 	private mark: number;
-	/** True from a restore until the first ID is issued. */
-	private restoring: boolean;
+	private restoring: boolean; // from a restore until the first ID is issued
 	/** Ticks up to this one may lead the clock by `restoreLeadMs` (catching up after a restore). */
 	private readonly catchUpTick: number;
 	private readonly restoreLeadMs: number;
@@ -234,10 +233,11 @@ export class SnowflakeGenerator {
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
 				const budgetMs = this.maxWaitMs - (this.sleptMs - sleptBefore);
-				// Regression first, before the sequence is touched: the original Twitter
-				// code reset the sequence first and could repeat IDs.
-				const behindMs = layout.msOf(this.lastTick) - now;
-				const lastLimitMs = this.leadLimitMs(this.lastTick);
+				// Regression first, before the sequence is touched (Twitter's code reset it first and
+				// could repeat IDs). Restored, the last tick is the full mark: the mark + 1 must be in reach.
+				const behindTick = this.restoring ? this.lastTick + 1 : this.lastTick;
+				const behindMs = layout.msOf(behindTick) - now;
+				const lastLimitMs = this.leadLimitMs(behindTick);
 				if (behindMs > lastLimitMs) {
 					await this.waitForClock(behindMs, behindMs - lastLimitMs, budgetMs);
 					continue;
@@ -258,7 +258,9 @@ export class SnowflakeGenerator {
 					continue;
 				}
 				if (target > this.mark) {
-					const mark = target + this.leaseTicks;
+					// A lease ahead of the clock (covering the target: borrowed after a restore, it
+					// may be further ahead), so marks cannot run away over quick restarts.
+					const mark = Math.max(target, tick + this.leaseTicks);
 					await this.persistMark(mark);
 					this.mark = mark;
 					this.counters.leaseWrites++;
@@ -275,7 +277,7 @@ export class SnowflakeGenerator {
 		}
 	}
 
-	/** Refuses, before issuing anything, a call whose last tick is surely out of reach. */
+	/** Refuses, before issuing anything, a call whose last tick is out of reach. */
 	private refuseIfTooLong(count: number, now: number, budgetMs: number): void {
 		const { last } = this.span(count, now);
 		const waitMs = this.layout.msOf(last) - now - this.leadLimitMs(last);

@@ -1,7 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../ids/clock";
 import { IdError, type IdErrorCode } from "../ids/errors";
-import { type IdRun, SnowflakeGenerator, type SnowflakeStats } from "../ids/snowflake";
+import {
+	type IdRun,
+	type SnowflakeCounters,
+	SnowflakeGenerator,
+	type SnowflakeStats,
+} from "../ids/snowflake";
 import { configFrom } from "./config";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
@@ -9,9 +14,10 @@ export type IssueResult =
 	| { ok: true; runs: IdRun[] }
 	| { ok: false; code: IdErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
-export type StatsResult =
-	| { ok: true; stats: SnowflakeStats & { workerId: number } }
-	| Extract<IssueResult, { ok: false }>;
+/** An object's stats; `since` (ISO) is when counting began: they survive restarts. */
+export type ObjectStats = SnowflakeStats & { workerId: number; since: string };
+
+export type StatsResult = { ok: true; stats: ObjectStats } | Extract<IssueResult, { ok: false }>;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {
@@ -19,8 +25,25 @@ export const workersClock: Clock = {
 	sleep: (ms) => scheduler.wait(ms),
 };
 
+/** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
+/** Written in the same synchronous batch as the mark (one commit): `StoredStats`. */
+const STATS_KEY = "stats";
+/**
+ * The longest lease an earlier version could have written a mark with (it accepted
+ * LEASE_MS up to 60 s): a mark without `StoredStats` may lead the clock by that much.
+ */
+const LEGACY_MAX_LEASE_MS = 60_000;
+
+interface StoredStats {
+	/** The mark these were written with; another mark means a version without stats wrote it. */
+	mark: number;
+	/** The LEASE_MS that mark was written with: how far it can lead the writer's clock. */
+	leaseMs: number;
+	since: string;
+	counters: SnowflakeCounters;
+}
 
 /**
  * One instance per Snowflake worker ID (named by it), the only place that worker
@@ -34,6 +57,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
 	private generator: SnowflakeGenerator | undefined;
+	private since = "";
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -45,7 +69,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			return { ok: true, stats: { workerId, ...this.generatorFor(workerId).stats() } };
+			const stats = this.generatorFor(workerId).stats();
+			return { ok: true, stats: { workerId, ...stats, since: this.since } };
 		} catch (error) {
 			return failure(error);
 		}
@@ -71,17 +96,40 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			);
 		}
 		if (stored === undefined) kv.put(LAYOUT_KEY, fingerprint);
-		this.generator = new SnowflakeGenerator({
+		const mark = kv.get<number>(MARK_KEY);
+		const saved = kv.get<StoredStats>(STATS_KEY);
+		// Stats written with another mark are stale (a version without them wrote since): start over.
+		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
+		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
+		const generator = new SnowflakeGenerator({
 			layout,
 			workerId,
 			clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
 			maxBackwardMs: config.maxClockBackwardMs,
+			maxBorrowMs: config.maxBorrowMs,
+			maxWaitMs: config.maxWaitMs,
 			leaseMs: config.leaseMs,
-			restoredMark: kv.get<number>(MARK_KEY),
-			// Synchronous write; the output gate holds every response until it is durable.
-			persistMark: (tick) => kv.put(MARK_KEY, tick),
+			restoredMark: mark,
+			restoredLeaseMs: mark === undefined ? undefined : (current?.leaseMs ?? LEGACY_MAX_LEASE_MS),
+			restoredCounters: current?.counters,
+			// Synchronous writes, committed together; the output gate holds every response
+			// until they are durable. The stats ride along: no write of their own.
+			persistMark: (tick) => {
+				const { lastTimestamp: _, ...counters } = generator.stats();
+				// This write is the one about to be counted.
+				counters.leaseWrites++;
+				const record: StoredStats = {
+					mark: tick,
+					leaseMs: config.leaseMs,
+					since: this.since,
+					counters,
+				};
+				kv.put(MARK_KEY, tick);
+				kv.put(STATS_KEY, record);
+			},
 		});
-		return this.generator;
+		this.generator = generator;
+		return generator;
 	}
 }
 

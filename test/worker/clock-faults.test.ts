@@ -24,6 +24,7 @@ const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
 const MAX_BACKWARD_MS = 1_000; // MAX_CLOCK_BACKWARD_MS in wrangler.jsonc
 const LEASE_MS = 1_000; // LEASE_MS in wrangler.jsonc
+const MAX_BORROW_MS = 5; // MAX_BORROW_MS in wrangler.jsonc: smaller steps back are absorbed
 const REGRESSIONS_MS = [1, 10, 100, 999, 1_000, 1_001, 5_000, 10_000];
 const CONCURRENT = 20;
 
@@ -88,20 +89,23 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 			faultsInjected++;
 			requestsUnderFault += CONCURRENT;
 			const answers = await concurrentRequests(workerId, CONCURRENT);
+			// Borrowing covers the first MAX_BORROW_MS of the step; the rest is waited out.
+			const waitMs = Math.max(0, backMs - MAX_BORROW_MS);
 
-			if (backMs <= MAX_BACKWARD_MS) {
+			if (waitMs <= MAX_BACKWARD_MS) {
 				// Waited out once (the others queue behind it), then served one at a time, in order.
 				for (const a of answers) expect(a.status).toBe(200);
 				const ids = issueOrder(answers);
 				expect(new Set(ids).size).toBe(ids.length);
 				expect(expectIncreasing([...before.body.ids, ...ids])).toBe(true);
-				// The wait ended on the same tick: the sequence simply continues.
+				// The same tick goes on: the sequence simply continues.
 				expect(big(ids[0])).toBe(last + 1n);
-				expect(clock.sleeps[0]).toBe(backMs);
-				expect(await stats(workerId)).toMatchObject({
-					clockRegressions: 1,
-					maxRegressionMs: backMs,
-				});
+				expect(clock.sleeps).toEqual(waitMs > 0 ? [waitMs] : []);
+				expect(await stats(workerId)).toMatchObject(
+					waitMs > 0
+						? { clockRegressions: 1, maxRegressionMs: backMs }
+						: { clockRegressions: 0, maxLeadMs: backMs },
+				);
 				return;
 			}
 
@@ -109,7 +113,7 @@ describe("a clock regression of 1 ms to 10 s while 20 requests arrive", () => {
 			for (const a of answers) {
 				expect(a.status).toBe(503);
 				expect(a.body.error.code).toBe("clock_regression");
-				expect(a.headers.get("Retry-After")).toBe(String(Math.ceil(backMs / 1000)));
+				expect(a.headers.get("Retry-After")).toBe(String(Math.ceil(waitMs / 1000)));
 				expect(a.body.error.message).toContain(`${backMs} ms behind`);
 			}
 			expect(clock.sleeps).toEqual([]);
@@ -251,21 +255,32 @@ class FrozenClock extends TestClock {
 }
 
 describe("a frozen clock at rollover", () => {
-	it("holds the requests (polling with a timer, never spinning) until the clock moves, then serves them in order", {
+	it("borrows up to MAX_BORROW_MS, then holds the requests (polling with a timer, never spinning) until the clock moves, then serves them in order", {
 		timeout: 15_000,
 	}, async () => {
 		const workerId = 109;
 		const clock = new FrozenClock(T);
 		await useTestClock(workerId, clock);
-		// A tick starts below sequence 64, so 4,000 IDs fit in it and leave fewer than 96.
-		const first = await callJson<Ids>(`/snowflake/${workerId}?count=4000`);
+		// 24,000 IDs fit in ticks T … T + 5 (each holds at least 4,033) without waiting.
+		const borrowed: string[] = [];
+		for (let i = 0; i < 3; i++) {
+			const answer = await callJson<Ids>(`/snowflake/${workerId}?count=8000`);
+			expect(answer.status).toBe(200);
+			borrowed.push(...answer.body.ids);
+		}
+		expect(clock.sleeps).toEqual([]);
+		expect(Math.max(...borrowed.map(tickOf))).toBeLessThanOrEqual(layout.tickOf(T) + MAX_BORROW_MS);
+		const first = await callJson<Ids>(
+			`/snowflake/${workerId}?count=${4033 * (MAX_BORROW_MS + 1) - borrowed.length}`,
+		);
 		expect(first.status).toBe(200);
-		expect(new Set(first.body.ids.map(tickOf)).size).toBe(1);
+		expect(Math.max(...first.body.ids.map(tickOf))).toBe(layout.tickOf(T) + MAX_BORROW_MS);
 
 		faultsInjected++;
 		let settled = 0;
-		const pending = Array.from({ length: 5 }, () =>
-			callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=100`).finally(() => settled++),
+		// Each needs tick T + 6 or later: more than MAX_BORROW_MS ahead of the frozen clock.
+		const pending = Array.from({ length: 4 }, () =>
+			callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=5000`).finally(() => settled++),
 		);
 		try {
 			// Wait until the first of them has polled the frozen clock a few times.
@@ -276,20 +291,22 @@ describe("a frozen clock at rollover", () => {
 			// The Worker and other worker IDs keep answering, and so does this object's stats.
 			expect((await callJson("/health")).status).toBe(200);
 			expect((await callJson<Ids>("/snowflake/110?count=2")).status).toBe(200);
-			expect(await stats(workerId)).toMatchObject({ issued: 4000, lastTimestamp: T });
+			expect(await stats(workerId)).toMatchObject({
+				issued: 4033 * (MAX_BORROW_MS + 1),
+				lastTimestamp: T + MAX_BORROW_MS,
+				maxLeadMs: MAX_BORROW_MS,
+			});
 		} finally {
-			clock.time = T + 1; // never leave an object waiting forever, even on failure
+			// Ticks T + 20 … T + 25 then hold all 20,000 IDs; never leave an object waiting.
+			clock.time = T + 20;
 		}
 
 		const answers = await Promise.all(pending);
 		requestsUnderFault += answers.length;
 		for (const a of answers) expect(a.status).toBe(200);
 		const ids = issueOrder(answers);
-		expect(expectIncreasing([...first.body.ids, ...ids])).toBe(true);
-		expect(new Set(ids.map(tickOf))).toEqual(
-			new Set([tickOf(first.body.ids[0]), tickOf(first.body.ids[0]) + 1]),
-		);
-		expect(tickOf(ids.at(-1))).toBe(layout.tickOf(T + 1));
+		expect(expectIncreasing([...borrowed, ...first.body.ids, ...ids])).toBe(true);
+		expect(tickOf(ids.at(-1))).toBeLessThanOrEqual(layout.tickOf(T + 20) + MAX_BORROW_MS);
 	});
 });
 
@@ -303,12 +320,12 @@ describe("the end of the layout", () => {
 		for (const id of last.body.ids) expect(BigInt(id) < 2n ** 63n).toBe(true);
 		const maxIssued = big(last.body.ids.at(-1));
 
-		// A batch that needs the next tick runs into the end of the layout.
+		// A batch that needs the next tick runs into the end of the layout, without waiting.
 		faultsInjected++;
 		const overflow = await callJson<ErrorBody>(`/snowflake/${workerId}?count=10000`);
 		expect(overflow.status).toBe(500);
 		expect(overflow.body.error.code).toBe("layout_exhausted");
-		expect(clock.time).toBe(layout.exhaustsAt); // it waited one tick, then refused
+		expect(clock.sleeps).toEqual([]);
 
 		for (const later of [1, 60_000, 10 * 365 * 86_400_000]) {
 			clock.time = layout.exhaustsAt + later;
@@ -351,16 +368,18 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 			faultsInjected++;
 			requestsUnderFault += 10;
 			const answers = await concurrentRequests(workerId, 10);
-			// A new life may wait up to MAX_CLOCK_BACKWARD_MS + LEASE_MS behind the mark.
-			const behindMark = LEASE_MS + backMs;
+			// A new life continues at the mark + 1 as borrowed time, up to the lease the mark
+			// was written with (+ MAX_BORROW_MS + 1 tick) ahead of its clock; the rest it waits
+			// out up to MAX_CLOCK_BACKWARD_MS.
+			const waitMs = Math.max(0, backMs - MAX_BORROW_MS);
 
-			if (behindMark <= MAX_BACKWARD_MS + LEASE_MS) {
+			if (waitMs <= MAX_BACKWARD_MS) {
 				for (const a of answers) expect(a.status).toBe(200);
 				const ids = issueOrder(answers);
 				expect(new Set(ids).size).toBe(ids.length);
 				expect(expectIncreasing([before.body.ids.at(-1) as string, ...ids])).toBe(true);
-				expect(tickOf(ids[0])).toBeGreaterThan(markTick);
-				expect(behind.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(behindMark);
+				expect(tickOf(ids[0])).toBe(markTick + 1);
+				expect(behind.sleeps).toEqual(waitMs > 0 ? [waitMs] : []);
 				// The wait for the mark is not a clock regression.
 				expect(await stats(workerId)).toMatchObject({ clockRegressions: 0 });
 				return;
@@ -369,7 +388,7 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 			for (const a of answers) {
 				expect(a.status).toBe(503);
 				expect(a.body.error.code).toBe("clock_regression");
-				expect(a.headers.get("Retry-After")).toBe(String(Math.ceil(behindMark / 1000)));
+				expect(a.headers.get("Retry-After")).toBe(String(Math.ceil(waitMs / 1000)));
 			}
 			expect(behind.sleeps).toEqual([]);
 			expect(await stats(workerId)).toMatchObject({ issued: 0, lastTimestamp: null });

@@ -43,26 +43,20 @@ export class SnowflakeGenerator {
 	private readonly persistMark: (tick: number) => void | Promise<void>;
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
-	/** IDs a new tick surely holds: its room after the highest random start. */
-	private readonly newTickRoom: number;
-	/** The most IDs one call can get within its wait budget, from any state. */
-	private readonly maxCallCount: number;
+	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
+	private readonly maxCallCount: number; // the most IDs one call gets within its budget
 	private readonly decimal: DecimalFormatter;
 
-	/** The tick and sequence of the last ID issued (or the restored mark, as if its tick were full). */
-	private lastTick: number;
+	private lastTick: number; // of the last ID issued (or the restored mark, as if full)
 	private sequence: number;
-	/** The highest tick known to be persisted. */
-	private mark: number;
+	private mark: number; // the highest tick known to be persisted
 	private restoring: boolean; // from a restore until the first ID is issued
-	/** Ticks up to this one may lead the clock by `restoreLeadMs` (catching up after a restore). */
-	private readonly catchUpTick: number;
+	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
 	private readonly restoreLeadMs: number;
-	/** Every ms of timer wait asked for so far: a call's budget is measured against it. */
-	private sleptMs = 0;
+	private sleptMs = 0; // every ms of timer wait asked for: budgets are measured against it
+	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
 	private tail: Promise<unknown> = Promise.resolve();
-	/** Queued calls not finished yet (running, waiting, or queued behind one that is). */
-	private inFlight = 0;
+	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
 	private readonly counters: SnowflakeCounters;
 
 	constructor(options: SnowflakeGeneratorOptions) {
@@ -92,8 +86,7 @@ export class SnowflakeGenerator {
 		this.lastTick = restored ?? -1;
 		this.sequence = layout.maxSequence;
 		this.restoring = restored !== undefined;
-		// After a restart the mark may lead the new clock by the earlier life's lease:
-		// the ticks just above it are borrowed time (DESIGN: "continue from mark + 1").
+		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
 		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
 		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
 		this.restoreLeadMs =
@@ -199,7 +192,7 @@ export class SnowflakeGenerator {
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		this.inFlight++;
 		// The budget counts the waits of the calls ahead of this one too.
-		const sleptBefore = this.sleptMs;
+		const sleptBefore = this.sleptMs - this.sleepingMs;
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
@@ -284,9 +277,14 @@ export class SnowflakeGenerator {
 		if (waitMs > budgetMs) throw refuse.overloaded(this.workerId, waitMs, this.maxWaitMs);
 	}
 
-	private sleep(ms: number): Promise<void> {
+	private async sleep(ms: number): Promise<void> {
 		this.sleptMs += ms;
-		return this.clock.sleep(ms);
+		this.sleepingMs = ms;
+		try {
+			await this.clock.sleep(ms);
+		} finally {
+			this.sleepingMs = 0;
+		}
 	}
 
 	/** Up to `wanted` IDs from `tick` (≥ the last tick, covered by the mark): both paths' update. */

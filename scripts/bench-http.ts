@@ -130,7 +130,12 @@ async function main() {
 	const rows: Row[] = [];
 	// Worker ID 1's object, read right after its last scenario: an idle object is
 	// evicted (and its in-memory stats with it) within seconds under wrangler dev.
-	let workerOneStats = { leaseWrites: 0, issued: 0, maxLeadMs: 0, rolloverWaits: 0 };
+	// Stats survive restarts (and earlier runs on the same local state): count from a baseline.
+	type Counts = { leaseWrites: number; issued: number; maxLeadMs: number; rolloverWaits: number };
+	const workerOne = async () =>
+		(await (await fetch(`${dev.url}/snowflake/1/stats`)).json()) as Counts;
+	let workerOneBaseline: Counts | undefined;
+	let workerOneStats: Counts = { leaseWrites: 0, issued: 0, maxLeadMs: 0, rolloverWaits: 0 };
 	let workerOneStarted = 0;
 	let workerOneSeconds = 0;
 	try {
@@ -141,7 +146,10 @@ async function main() {
 		}
 		for (const s of scenarios) {
 			const onWorkerOne = s.target === "edge-ids" && s.path.startsWith("/snowflake/1");
-			if (onWorkerOne && workerOneStarted === 0) workerOneStarted = Date.now();
+			if (onWorkerOne && workerOneStarted === 0) {
+				workerOneBaseline = await workerOne();
+				workerOneStarted = Date.now();
+			}
 			for (const connections of connectionLevels) {
 				const base = s.target === "peer" ? peer.url : dev.url;
 				const result = await load(base + s.path, connections, duration, s.headers);
@@ -157,9 +165,7 @@ async function main() {
 				});
 				const row = rows.at(-1) as Row;
 				if (onWorkerOne) {
-					workerOneStats = (await (
-						await fetch(`${dev.url}/snowflake/1/stats`)
-					).json()) as typeof workerOneStats;
+					workerOneStats = await workerOne();
 					workerOneSeconds = (Date.now() - workerOneStarted) / 1000;
 				}
 				console.log(
@@ -168,6 +174,7 @@ async function main() {
 			}
 		}
 
+		const base = workerOneBaseline ?? { leaseWrites: 0, issued: 0, rolloverWaits: 0 };
 		const best = (name: string, key: "reqPerS" | "idsPerS") =>
 			Math.max(...rows.filter((r) => r.scenario === name).map((r) => r[key]));
 		const health = best("/health", "reqPerS");
@@ -190,8 +197,8 @@ async function main() {
 			"peer single req/s vs ours": `${fmt(peerSingle)} vs ${fmt(single)} (ours ${fmt(single / peerSingle, 2)}x)`,
 			"peer batch IDs/s vs ours": `${fmt(peerBatch)} vs ${fmt(batch)} (ours ${fmt(batch / peerBatch, 2)}x)`,
 			"/health: wrangler dev vs plain node": `${fmt(health)} vs ${fmt(peerHealth)}`,
-			"lease writes, worker ID 1": `${workerOneStats.leaseWrites} over ${fmt(workerOneSeconds)} s of its load, ${fmt(workerOneStats.issued)} IDs issued`,
-			"worker ID 1: rollover waits, largest lead": `${fmt(workerOneStats.rolloverWaits)}, ${workerOneStats.maxLeadMs} ms`,
+			"lease writes, worker ID 1": `${workerOneStats.leaseWrites - base.leaseWrites} over ${fmt(workerOneSeconds)} s of its load, ${fmt(workerOneStats.issued - base.issued)} IDs issued`,
+			"worker ID 1: rollover waits, largest lead ever": `${fmt(workerOneStats.rolloverWaits - base.rolloverWaits)}, ${workerOneStats.maxLeadMs} ms`,
 		});
 		const failures = rows.reduce((n, r) => n + r.failures, 0);
 		if (failures > 0) {

@@ -39,8 +39,11 @@ const LEGACY_MAX_LEASE_MS = 60_000;
 interface StoredStats {
 	/** The mark these were written with; another mark means a version without stats wrote it. */
 	mark: number;
-	/** The LEASE_MS that mark was written with: how far it can lead the writer's clock. */
-	leaseMs: number;
+	/**
+	 * How far that mark may lead the writer's clock: its LEASE_MS, or more when it
+	 * covers ticks borrowed right after a restart. A new life borrows that far.
+	 */
+	aheadMs: number;
 	since: string;
 	counters: SnowflakeCounters;
 }
@@ -110,7 +113,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			maxWaitMs: config.maxWaitMs,
 			leaseMs: config.leaseMs,
 			restoredMark: mark,
-			restoredLeaseMs: mark === undefined ? undefined : (current?.leaseMs ?? LEGACY_MAX_LEASE_MS),
+			restoredLeaseMs: mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS),
 			restoredCounters: current?.counters,
 			// Synchronous writes, committed together; the output gate holds every response
 			// until they are durable. The stats ride along: no write of their own.
@@ -118,9 +121,10 @@ export class SnowflakeWorker extends DurableObject<Env> {
 				const { lastTimestamp: _, ...counters } = generator.stats();
 				// This write is the one about to be counted.
 				counters.leaseWrites++;
+				const aheadMs = Math.max(config.leaseMs, layout.msOf(tick) - this.clock.now());
 				const record: StoredStats = {
 					mark: tick,
-					leaseMs: config.leaseMs,
+					aheadMs,
 					since: this.since,
 					counters,
 				};

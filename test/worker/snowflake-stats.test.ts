@@ -17,7 +17,7 @@ const tickOf = (id: string | undefined) => layout.decompose(BigInt(id as string)
 function storage(workerId: number) {
 	return runInDurableObject(snowflakeStub(workerId), (_instance: SnowflakeWorker, state) => ({
 		mark: state.storage.kv.get("mark"),
-		stats: state.storage.kv.get<{ mark: number; leaseMs: number; since: string }>("stats"),
+		stats: state.storage.kv.get<{ mark: number; aheadMs: number; since: string }>("stats"),
 	}));
 }
 
@@ -33,7 +33,7 @@ describe("stats persisted with the lease mark", () => {
 		// The mark stays a plain number (what every version reads); the stats ride along.
 		expect(await storage(40)).toMatchObject({
 			mark: layout.tickOf(T + 1_500) + 1_000,
-			stats: { mark: layout.tickOf(T + 1_500) + 1_000, leaseMs: 1_000 },
+			stats: { mark: layout.tickOf(T + 1_500) + 1_000, aheadMs: 1_000 },
 		});
 
 		await restart(40);
@@ -66,7 +66,18 @@ describe("storage written by the earlier version", () => {
 		const stats = await callJson("/snowflake/41/stats");
 		expect(stats.body).toMatchObject({ issued: 3, requests: 1, leaseWrites: 1 });
 		expect(stats.body.since).toBe(new Date(T).toISOString());
-		expect(await storage(41)).toMatchObject({ mark: mark + 1, stats: { mark: mark + 1 } });
+		// The new mark covers the borrowed tick and says how far it leads this clock, so a
+		// second restart right away borrows as far again instead of refusing.
+		expect(await storage(41)).toMatchObject({
+			mark: mark + 1,
+			stats: { mark: mark + 1, aheadMs: layout.msOf(mark + 1) - T },
+		});
+		await restart(41);
+		const again = await useTestClock(41, T);
+		const second = await callJson<Ids>("/snowflake/41");
+		expect(second.status).toBe(200);
+		expect(tickOf(second.body.ids[0])).toBe(mark + 2);
+		expect(again.sleeps).toEqual([]);
 	});
 
 	it("ignores stats stored with another mark (the earlier version wrote the mark since)", async () => {
@@ -76,7 +87,7 @@ describe("storage written by the earlier version", () => {
 			state.storage.kv.put("mark", mark);
 			state.storage.kv.put("stats", {
 				mark: mark - 5_000,
-				leaseMs: 1_000,
+				aheadMs: 1_000,
 				since: new Date(T - 86_400_000).toISOString(),
 				counters: { issued: 123, requests: 4 },
 			});

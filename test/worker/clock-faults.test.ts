@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { app } from "../../src/worker/app";
-import { expectIncreasing, restart, TestClock, useTestClock } from "./helpers";
+import { expectIncreasing, issueOrder, restart, TestClock, useTestClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
@@ -52,15 +52,6 @@ async function callJson<T>(
 
 const big = (id: string | undefined) => BigInt(id as string);
 const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
-
-/** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
-function issueOrder(answers: { status: number; body: Ids }[]): string[] {
-	return answers
-		.filter((a) => a.status === 200)
-		.map((a) => a.body.ids)
-		.sort((a, b) => (big(a[0]) < big(b[0]) ? -1 : 1))
-		.flat();
-}
 
 function concurrentRequests(workerId: number, n: number): Promise<Answer[]> {
 	return Promise.all(

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { callJson, expectIncreasing, TestClock, useTestClock } from "./helpers";
+import { callJson, expectIncreasing, issueOrder, TestClock, useTestClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
@@ -18,15 +18,6 @@ type ErrorBody = { error: { code: string; message: string } };
 const big = (id: string | undefined) => BigInt(id as string);
 const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
 const stats = async (workerId: number) => (await callJson(`/snowflake/${workerId}/stats`)).body;
-
-/** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
-function issueOrder(answers: { status: number; body: Ids }[]): string[] {
-	return answers
-		.filter((a) => a.status === 200)
-		.map((a) => a.body.ids)
-		.sort((a, b) => (big(a[0]) < big(b[0]) ? -1 : 1))
-		.flat();
-}
 
 /** A clock that does not move at all, not even while the generator sleeps. */
 class FrozenClock extends TestClock {

@@ -80,3 +80,35 @@ describe("a frozen clock at rollover", () => {
 		expect(tickOf(ids.at(-1))).toBeLessThanOrEqual(layout.tickOf(T + 20) + MAX_BORROW_MS);
 	});
 });
+
+describe("a clock that never moves, past the borrowing bound", () => {
+	it("answers 503 overloaded with Retry-After after MAX_WAIT_MS, and the requests queued behind at once", {
+		timeout: 20_000,
+	}, async () => {
+		const workerId = 112;
+		const clock = new FrozenClock(T);
+		await useTestClock(workerId, clock);
+		for (const count of [8_000, 8_000, 4033 * (MAX_BORROW_MS + 1) - 16_000]) {
+			expect((await callJson<Ids>(`/snowflake/${workerId}?count=${count}`)).status).toBe(200);
+		}
+		const started = Date.now();
+		const answers = await Promise.all(
+			Array.from({ length: 3 }, () =>
+				callJson<Ids & ErrorBody>(`/snowflake/${workerId}?count=5000`),
+			),
+		);
+		for (const a of answers) {
+			expect(a.status).toBe(503);
+			expect(a.body.error.code).toBe("overloaded");
+			expect(a.headers.get("Retry-After")).toBe("1");
+		}
+		// One of them polled through the 2,000 ms budget (1 ms timers); the others had
+		// spent theirs queued behind it and were refused without a timer of their own.
+		expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(2_000);
+		expect(Date.now() - started).toBeLessThan(15_000);
+		expect(await stats(workerId)).toMatchObject({ rolloverWaits: 1, issued: 4033 * 6 });
+		// The worker ID is not stuck: once the clock moves, it answers again.
+		clock.time = T + 100;
+		expect((await callJson<Ids>(`/snowflake/${workerId}?count=5000`)).status).toBe(200);
+	});
+});

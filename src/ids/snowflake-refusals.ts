@@ -59,12 +59,13 @@ export function clockRegression(behindMs: number, waitMs: number, allowedMs: num
 
 /**
  * Returned when the IDs asked for need the clock to move on by more than the
- * call's wait budget has left (borrowed time used up, or a long queue ahead).
+ * call's wait budget has left (borrowed time used up, a stuck clock, or a long
+ * queue ahead).
  */
 export function overloaded(workerId: number, waitMs: number, maxWaitMs: number): IdError {
 	return new IdError(
 		"overloaded",
-		`worker ID ${workerId} has used up its borrowed time: these IDs need the clock to move ${waitMs} ms, more than the ${maxWaitMs} ms one call may wait; retry shortly, ask for fewer IDs or spread load over more worker IDs`,
+		`worker ID ${workerId} cannot issue these IDs in time: they need its clock to move ${waitMs} ms more, past the ${maxWaitMs} ms one call may wait (queueing included); retry shortly, ask for fewer IDs or spread load over more worker IDs`,
 		Math.ceil(waitMs / 1000),
 	);
 }

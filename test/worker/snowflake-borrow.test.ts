@@ -103,8 +103,11 @@ describe("a clock that never moves, past the borrowing bound", () => {
 			expect(a.headers.get("Retry-After")).toBe("1");
 		}
 		// One of them polled through the 2,000 ms budget (1 ms timers); the others had
-		// spent theirs queued behind it and were refused without a timer of their own.
-		expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(2_000);
+		// spent theirs queued behind it (all but what passed before they arrived) and were
+		// refused with at most that little left to poll: never a budget each.
+		const polled = clock.sleeps.reduce((a, b) => a + b, 0);
+		expect(polled).toBeGreaterThanOrEqual(2_000);
+		expect(polled).toBeLessThan(2_500);
 		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(await stats(workerId)).toMatchObject({ rolloverWaits: 1, issued: 4033 * 6 });
 		// The worker ID is not stuck: once the clock moves, it answers again.

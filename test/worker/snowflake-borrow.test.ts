@@ -109,7 +109,10 @@ describe("a clock that never moves, past the borrowing bound", () => {
 		expect(polled).toBeGreaterThanOrEqual(2_000);
 		expect(polled).toBeLessThan(2_500);
 		expect(Date.now() - started).toBeLessThan(15_000);
-		expect(await stats(workerId)).toMatchObject({ rolloverWaits: 1, issued: 4033 * 6 });
+		const after = await stats(workerId);
+		expect(after).toMatchObject({ issued: 4033 * 6 }); // nothing issued by the refused ones
+		expect(after.rolloverWaits).toBeGreaterThanOrEqual(1); // one per call that waited
+		expect(after.rolloverWaits).toBeLessThanOrEqual(3);
 		// The worker ID is not stuck: once the clock moves, it answers again.
 		clock.time = T + 100;
 		expect((await callJson<Ids>(`/snowflake/${workerId}?count=5000`)).status).toBe(200);

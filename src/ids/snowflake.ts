@@ -16,14 +16,19 @@
  *   const ids = await generator.next(3); // three decimal strings, strictly increasing
  */
 import type { Clock } from "./clock";
-import { type CountRule, checkCount, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
+import {
+	DEFAULT_MAX_WAIT_MS,
+	NO_COUNTS,
+	type SnowflakeCounters,
+	type SnowflakeGeneratorOptions,
+	type SnowflakeStats,
+} from "./snowflake-options";
+import * as refuse from "./snowflake-refusals";
 import { DecimalFormatter } from "./snowflake-text";
 
+export * from "./snowflake-options";
 export { formatRuns } from "./snowflake-text";
-
-/** A generator issues at least one ID per call; the service bounds the batch. */
-const ANY_POSITIVE_COUNT: CountRule = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 /**
  * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
@@ -35,106 +40,64 @@ export interface IdRun {
 	count: number;
 }
 
-/** What a `SnowflakeGenerator` needs; all required unless a default is named. */
-export interface SnowflakeGeneratorOptions {
-	/** How IDs are cut up (validated by `SnowflakeLayout`). */
-	layout: SnowflakeLayout;
-	/** An integer in [0, layout.maxWorkerId]; else `invalid_worker_id`. */
-	workerId: number;
-	/** Time and waiting: `systemClock`, a Workers clock (`scheduler.wait`), or a fake in tests. */
-	clock: Clock;
-	/** A clock that went back by at most this much is waited out; more is `clock_regression`. */
-	maxBackwardMs: number;
-	/** How far ahead of the issued ticks the persisted high-water mark runs. */
-	leaseMs: number;
-	/**
-	 * Stores a new high-water mark (a tick). No ID with a tick above the last stored
-	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
-	 */
-	persistMark: (tick: number) => void | Promise<void>;
-	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. Default: none (a first life). */
-	restoredMark?: number | undefined;
-	/** Uniform in [0, 1): picks the small random sequence start of each new tick. Default: `Math.random`. */
-	random?: () => number;
-}
-
-export interface SnowflakeStats {
-	/** IDs handed out. */
-	issued: number;
-	/** Calls of `next`/`nextRuns`, failed ones included. */
-	requests: number;
-	/** Times the clock was found behind the last issued tick (restart waits excluded). */
-	clockRegressions: number;
-	maxRegressionMs: number;
-	/** Times a tick's sequence ran out and the generator waited for the next tick. */
-	rolloverWaits: number;
-	/** High-water marks persisted. */
-	leaseWrites: number;
-	/** Unix ms at which the last issued tick starts, or null before the first ID. */
-	lastTimestamp: number | null;
-}
-
 /**
  * The Snowflake generator for one worker ID. Calls are serialized here: the
  * state read, any wait (regression, rollover, lease write) and the state update
  * form one critical section, because a host like a Durable Object lets other
  * requests in while this one awaits a timer.
  *
- * Most calls need no wait at all, and those take a fast path: when no other call
- * is in flight, the clock is at or past the last tick, the persisted mark already
- * covers it and the IDs fit in what is left of the tick, they are issued
- * synchronously, without the queue's promise hops. That is the same critical
- * section, only without awaiting: with nothing in flight there is nobody to wait
- * for, and nothing can run in between. Every other call goes through the queue.
+ * Most calls need no wait and take a fast path: with no other call in flight, and
+ * every tick the call needs covered by the stored mark and within the borrowing
+ * bound, the IDs are issued synchronously: the same critical section without
+ * awaiting (nobody to wait for, nothing can run in between). Others are queued.
  */
 export class SnowflakeGenerator {
 	readonly layout: SnowflakeLayout;
 	readonly workerId: number;
 	private readonly clock: Clock;
 	private readonly maxBackwardMs: number;
+	private readonly maxBorrowMs: number;
+	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
 	private readonly persistMark: (tick: number) => void | Promise<void>;
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
+	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
+	private readonly maxCallCount: number; // the most IDs one call gets within its budget
 	private readonly decimal: DecimalFormatter;
 
-	/** The tick and sequence of the last ID issued (or the restored mark, as if its tick were full). */
-	private lastTick: number;
+	private lastTick: number; // of the last ID issued (or the restored mark, as if full)
 	private sequence: number;
-	/** The highest tick known to be persisted. */
-	private mark: number;
-	/** True from a restore until the clock has passed the restored mark. */
-	private restoring: boolean;
+	private mark: number; // the highest tick known to be persisted
+	private restoring: boolean; // from a restore until the first ID is issued
+	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
+	private readonly restoreLeadMs: number;
+	private sleptMs = 0; // every ms of timer wait asked for: budgets are measured against it
+	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
 	private tail: Promise<unknown> = Promise.resolve();
-	/** Queued calls not finished yet (running, waiting, or queued behind one that is). */
-	private inFlight = 0;
-	private readonly counters: Omit<SnowflakeStats, "lastTimestamp"> = {
-		issued: 0,
-		requests: 0,
-		clockRegressions: 0,
-		maxRegressionMs: 0,
-		rolloverWaits: 0,
-		leaseWrites: 0,
-	};
+	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
+	private readonly counters: SnowflakeCounters;
 
 	constructor(options: SnowflakeGeneratorOptions) {
 		const { layout, workerId } = options;
 		if (!Number.isSafeInteger(workerId) || workerId < 0 || workerId > layout.maxWorkerId) {
-			throw new IdError(
-				"invalid_worker_id",
-				`workerId must be an integer in [0, ${layout.maxWorkerId}], got ${workerId}`,
-			);
+			throw refuse.invalidWorkerId(layout, workerId);
 		}
 		this.layout = layout;
 		this.workerId = workerId;
 		this.clock = options.clock;
 		this.maxBackwardMs = options.maxBackwardMs;
+		this.maxBorrowMs = options.maxBorrowMs ?? 0;
+		this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
 		this.leaseTicks = Math.max(1, Math.ceil(options.leaseMs / layout.timeUnitMs));
 		this.persistMark = options.persistMark;
 		this.random = options.random ?? Math.random;
-		// Leaf's fix for all-even IDs at low load: start each tick at a small random
-		// sequence. 2^(bits/2) values (64 of 4,096 for Twitter) cost under 2% of capacity.
+		// Leaf's fix for all-even IDs at low load: a small random start (< 2% of capacity).
 		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
+		this.newTickRoom = layout.maxSequence - this.sequenceStartLimit + 2;
+		// Ticks reachable from any clock phase within budget + borrowing, at their surest room.
+		const ticksPerCall = 1 + Math.floor((this.maxWaitMs + this.maxBorrowMs) / layout.timeUnitMs);
+		this.maxCallCount = ticksPerCall * this.newTickRoom;
 		this.decimal = new DecimalFormatter(layout, workerId);
 
 		const restored = options.restoredMark;
@@ -142,6 +105,12 @@ export class SnowflakeGenerator {
 		this.lastTick = restored ?? -1;
 		this.sequence = layout.maxSequence;
 		this.restoring = restored !== undefined;
+		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
+		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
+		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
+		this.restoreLeadMs =
+			(options.restoredLeaseMs ?? options.leaseMs) + this.maxBorrowMs + layout.timeUnitMs;
+		this.counters = { ...NO_COUNTS, ...options.restoredCounters };
 	}
 
 	/**
@@ -153,13 +122,15 @@ export class SnowflakeGenerator {
 	next(count = 1): Promise<string[]> {
 		const started = this.start(count);
 		if (started instanceof Promise) return started.then((runs) => this.decimal.format(runs));
+		if (Array.isArray(started)) return Promise.resolve(this.decimal.format(started));
 		return Promise.resolve(this.decimal.formatRun(started));
 	}
 
 	/** `count` IDs in compact form, strictly increasing across runs and calls. */
 	nextRuns(count = 1): Promise<IdRun[]> {
 		const started = this.start(count);
-		return started instanceof Promise ? started : Promise.resolve([started]);
+		if (started instanceof Promise) return started;
+		return Promise.resolve(Array.isArray(started) ? started : [started]);
 	}
 
 	/** Counters since this generator was made (see `SnowflakeStats`). */
@@ -170,112 +141,150 @@ export class SnowflakeGenerator {
 		};
 	}
 
-	/**
-	 * Begins a call: the IDs themselves when the fast path can issue them, else the
-	 * queued call's promise. Never throws; a failure is a rejected promise.
-	 */
-	private start(count: number): IdRun | Promise<IdRun[]> {
+	/** The IDs at once (fast path), else the queued call's promise. Never throws. */
+	private start(count: number): IdRun | IdRun[] | Promise<IdRun[]> {
 		if (this.inFlight > 0) return this.enqueue(count, undefined);
 		let now: number;
-		let run: IdRun | undefined;
+		let issued: IdRun | IdRun[] | undefined;
 		try {
 			now = this.clock.now();
-			run = this.issueAtOnce(count, now);
+			issued = this.issueAtOnce(count, now);
 		} catch (error) {
 			this.counters.requests++;
 			return Promise.reject(error);
 		}
-		// Not at once: the queued path takes over with this clock reading, so a call
-		// reads the clock the same number of times whichever path it ends on.
-		return run ?? this.enqueue(count, now);
+		// The queued path takes over with this reading: one clock read per call either way.
+		return issued ?? this.enqueue(count, now);
+	}
+
+	/** How far ahead of the clock tick `tick` may start and still be issued. */
+	private leadLimitMs(tick: number): number {
+		return tick <= this.catchUpTick ? this.restoreLeadMs : this.maxBorrowMs;
+	}
+
+	/** The ticks `count` IDs start and (at the latest) end in, the clock reading `now`. */
+	private span(count: number, now: number): { first: number; last: number } {
+		const tick = this.layout.tickOf(now);
+		const roomLeft = this.layout.maxSequence - this.sequence;
+		// A new tick (the clock's, or the next after a full one), else the last one.
+		const first = tick > this.lastTick ? tick : roomLeft > 0 ? this.lastTick : this.lastTick + 1;
+		const room = first === this.lastTick ? roomLeft : this.newTickRoom;
+		const last = count <= room ? first : first + Math.ceil((count - room) / this.newTickRoom);
+		return { first, last };
 	}
 
 	/**
-	 * The fast path, only when nothing is in flight: issues `count` IDs in the tick of
-	 * `now` if that needs no wait and no storage write, else returns undefined having
-	 * changed nothing (the queued path then handles the call, errors included).
+	 * The fast path, only when nothing is in flight: the IDs if they need no wait and no
+	 * storage write, else undefined having changed nothing (the queued path takes over).
 	 */
-	private issueAtOnce(count: number, now: number): IdRun | undefined {
+	private issueAtOnce(count: number, now: number): IdRun | IdRun[] | undefined {
 		const { layout } = this;
-		const tick = layout.tickOf(now);
-		if (!Number.isSafeInteger(count) || count < 1) return undefined;
-		// Only a tick inside the layout, not behind the last one and covered by the stored
-		// mark; otherwise an error, a regression wait or a lease write comes first.
-		// (Written as a positive test so that a NaN clock reading falls through too.)
+		if (!Number.isSafeInteger(count) || count < 1 || count > this.maxCallCount) return undefined;
+		// (Written as positive tests so that a NaN clock reading falls through too.)
+		if (!(now >= layout.epoch)) return undefined;
+		if (!(layout.msOf(this.lastTick) - now <= this.leadLimitMs(this.lastTick))) return undefined;
+		const { first, last } = this.span(count, now);
+		// Every tick needed in the layout, under the mark, within its lead limit (the last decides).
 		const ready =
-			tick >= 0 && tick < layout.tickLimit && tick >= this.lastTick && tick <= this.mark;
+			last < layout.tickLimit &&
+			last <= this.mark &&
+			layout.msOf(last) - now <= this.leadLimitMs(last);
 		if (!ready) return undefined;
-		// Room left in the tick; a new tick starts at a random sequence, so count on the
-		// highest start. (After a restore the restored tick is full, so a restoring
-		// generator never gets here: the queued path does the waiting.)
-		const room =
-			tick === this.lastTick
-				? layout.maxSequence - this.sequence
-				: layout.maxSequence - this.sequenceStartLimit + 2;
-		if (count > room) return undefined;
-		const run = this.takeRun(tick, count);
 		this.counters.requests++;
 		this.counters.issued += count;
-		return run;
+		if (first === last) {
+			const run = this.takeRun(first, count);
+			this.noteLead(first, now);
+			return run;
+		}
+		const runs: IdRun[] = [];
+		let remaining = count;
+		for (let tick = first; remaining > 0; tick++) {
+			const run = this.takeRun(tick, remaining);
+			runs.push(run);
+			remaining -= run.count;
+		}
+		this.noteLead(this.lastTick, now);
+		return runs;
+	}
+
+	private noteLead(tick: number, now: number): void {
+		const lead = this.layout.msOf(tick) - now;
+		if (lead > this.counters.maxLeadMs) this.counters.maxLeadMs = lead;
 	}
 
 	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. */
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		this.inFlight++;
-		// With nothing in flight the call starts right away (an async function runs
-		// synchronously up to its first await), so the reading is still current.
+		// The budget counts the waits of the calls ahead of this one too.
+		const sleptBefore = this.sleptMs - this.sleepingMs;
+		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
-				? this.tail.then(() => this.issue(count, undefined))
-				: this.issue(count, reading);
+				? this.tail.then(() => this.issue(count, undefined, sleptBefore))
+				: this.issue(count, reading, sleptBefore);
 		this.tail = result.catch(() => undefined);
 		return result;
 	}
 
 	/** The queued path: the whole critical section, waits included. */
-	private async issue(count: number, reading: number | undefined): Promise<IdRun[]> {
+	private async issue(
+		count: number,
+		reading: number | undefined,
+		sleptBefore: number,
+	): Promise<IdRun[]> {
 		try {
 			this.counters.requests++;
-			checkCount(count, ANY_POSITIVE_COUNT);
+			if (!Number.isSafeInteger(count) || count < 1) throw refuse.invalidCount(count);
+			if (count > this.maxCallCount) {
+				throw refuse.countBeyondWaitBudget(this.maxCallCount, this.maxWaitMs, count);
+			}
 			const { layout } = this;
 			const runs: IdRun[] = [];
 			let remaining = count;
 			let firstReading = reading;
+			let checked = false;
+			let waitedFor = -1;
 			while (remaining > 0) {
 				const now = firstReading ?? this.clock.now();
 				firstReading = undefined;
 				const tick = layout.tickOf(now);
-
-				if (tick < 0) {
-					throw new IdError(
-						"invalid_config",
-						`the clock (${new Date(now).toISOString()}) is before the Snowflake epoch (${new Date(layout.epoch).toISOString()})`,
-					);
-				}
-				// Regression first, before the sequence is touched: the original Twitter
-				// code reset the sequence first and could repeat IDs.
-				if (tick < this.lastTick) {
-					await this.waitForClock(now);
+				if (tick < 0) throw refuse.beforeEpoch(layout, now);
+				const budgetMs = this.maxWaitMs - (this.sleptMs - sleptBefore);
+				// Regression first, before the sequence is touched (Twitter's code reset it first and
+				// could repeat IDs). Restored, the last tick is the full mark: the mark + 1 must be in reach.
+				const behindTick = this.restoring ? this.lastTick + 1 : this.lastTick;
+				const behindMs = layout.msOf(behindTick) - now;
+				const lastLimitMs = this.leadLimitMs(behindTick);
+				if (behindMs > lastLimitMs) {
+					await this.waitForClock(behindMs, behindMs - lastLimitMs, budgetMs);
 					continue;
 				}
-				if (tick === this.lastTick && this.sequence >= layout.maxSequence) {
-					if (!this.restoring) this.counters.rolloverWaits++;
-					await this.clock.sleep(Math.max(1, layout.msOf(tick + 1) - now));
+				if (!checked) {
+					// Before anything is issued: refuse a call that surely cannot finish.
+					this.refuseIfTooLong(remaining, now, budgetMs);
+					checked = true;
+				}
+				const target = this.span(1, now).first;
+				if (target >= layout.tickLimit) throw refuse.layoutExhausted(layout);
+				const aheadMs = layout.msOf(target) - now - this.leadLimitMs(target);
+				if (aheadMs > 0) {
+					if (aheadMs > budgetMs) throw refuse.overloaded(this.workerId, aheadMs, this.maxWaitMs);
+					if (target !== waitedFor && !this.restoring) this.counters.rolloverWaits++;
+					waitedFor = target;
+					await this.sleep(aheadMs);
 					continue;
 				}
-				if (tick >= layout.tickLimit) {
-					throw new IdError(
-						"layout_exhausted",
-						`the Snowflake layout ran out of time at ${new Date(layout.exhaustsAt).toISOString()}; configure a later epoch or more time bits`,
-					);
-				}
-				if (tick > this.mark) {
-					const mark = tick + this.leaseTicks;
+				if (target > this.mark) {
+					// A lease ahead of the clock (covering the target: borrowed after a restore, it
+					// may be further ahead), so marks cannot run away over quick restarts.
+					const mark = Math.max(target, tick + this.leaseTicks);
 					await this.persistMark(mark);
 					this.mark = mark;
 					this.counters.leaseWrites++;
 				}
-				const run = this.takeRun(tick, remaining);
+				const run = this.takeRun(target, remaining);
+				this.noteLead(target, now);
 				runs.push(run);
 				remaining -= run.count;
 			}
@@ -286,10 +295,24 @@ export class SnowflakeGenerator {
 		}
 	}
 
-	/**
-	 * Issues up to `wanted` IDs from `tick`, which is at or after the last tick and
-	 * covered by the mark: the state update both paths share.
-	 */
+	/** Refuses, before issuing anything, a call whose last tick is out of reach. */
+	private refuseIfTooLong(count: number, now: number, budgetMs: number): void {
+		const { last } = this.span(count, now);
+		const waitMs = this.layout.msOf(last) - now - this.leadLimitMs(last);
+		if (waitMs > budgetMs) throw refuse.overloaded(this.workerId, waitMs, this.maxWaitMs);
+	}
+
+	private async sleep(ms: number): Promise<void> {
+		this.sleptMs += ms;
+		this.sleepingMs = ms;
+		try {
+			await this.clock.sleep(ms);
+		} finally {
+			this.sleepingMs = 0;
+		}
+	}
+
+	/** Up to `wanted` IDs from `tick` (≥ the last tick, covered by the mark): both paths' update. */
 	private takeRun(tick: number, wanted: number): IdRun {
 		const first =
 			tick > this.lastTick
@@ -302,24 +325,14 @@ export class SnowflakeGenerator {
 		return { tick, firstSequence: first, count };
 	}
 
-	/** The clock is behind the last tick: wait it out if within bounds, else refuse. */
-	private async waitForClock(now: number): Promise<void> {
-		const behindMs = this.layout.msOf(this.lastTick) - now;
-		// After a restart the mark runs up to a lease ahead of the last real ID.
-		const allowedMs = this.restoring
-			? this.maxBackwardMs + this.leaseTicks * this.layout.timeUnitMs
-			: this.maxBackwardMs;
+	/** The clock is `waitMs` further behind the last tick than borrowing covers: wait or refuse. */
+	private async waitForClock(behindMs: number, waitMs: number, budgetMs: number): Promise<void> {
 		if (!this.restoring) {
 			this.counters.clockRegressions++;
 			this.counters.maxRegressionMs = Math.max(this.counters.maxRegressionMs, behindMs);
 		}
-		if (behindMs > allowedMs) {
-			throw new IdError(
-				"clock_regression",
-				`the clock is ${behindMs} ms behind the last issued ID, more than the ${allowedMs} ms this service waits out; retry later`,
-				Math.ceil(behindMs / 1000),
-			);
-		}
-		await this.clock.sleep(behindMs);
+		const allowedMs = Math.min(this.maxBackwardMs, budgetMs);
+		if (waitMs > allowedMs) throw refuse.clockRegression(behindMs, waitMs, allowedMs);
+		await this.sleep(waitMs);
 	}
 }

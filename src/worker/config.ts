@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { RegionMap } from "../ids/regions";
+import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
@@ -9,6 +10,10 @@ export interface Config {
 	layout: SnowflakeLayout;
 	maxBatch: number;
 	maxClockBackwardMs: number;
+	/** How far ahead of the clock a tick may be borrowed (0: wait at every rollover). */
+	maxBorrowMs: number;
+	/** The wait budget of one Snowflake call, queueing included. */
+	maxWaitMs: number;
 	leaseMs: number;
 	/** The worker IDs this deployment owns; a request for any other is refused. */
 	workerIds: WorkerIdSet;
@@ -30,6 +35,8 @@ const VAR_NAMES = [
 	"MAX_BATCH",
 	"MAX_CLOCK_BACKWARD_MS",
 	"LEASE_MS",
+	"MAX_BORROW_MS",
+	"MAX_WAIT_MS",
 	"AUTO_WORKER_IDS",
 	"WORKER_IDS",
 	"AUTO_REGIONS",
@@ -40,6 +47,10 @@ type VarName = (typeof VAR_NAMES)[number];
 export type ConfigVars = Partial<Record<VarName, string>>;
 
 const digits = /^[0-9]+$/;
+
+/** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
+const DEFAULT_MAX_BORROW_MS = 5;
+export const MAX_LEASE_MS = 5_000;
 
 function integerVar(
 	vars: ConfigVars,
@@ -151,7 +162,11 @@ export function parseConfig(vars: ConfigVars): Config {
 		layout,
 		maxBatch: integerVar(vars, "MAX_BATCH", 10_000, 1, 100_000),
 		maxClockBackwardMs: integerVar(vars, "MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
-		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, 60_000),
+		maxBorrowMs: integerVar(vars, "MAX_BORROW_MS", DEFAULT_MAX_BORROW_MS, 0, 1_000),
+		maxWaitMs: integerVar(vars, "MAX_WAIT_MS", DEFAULT_MAX_WAIT_MS, 1, 60_000),
+		// After a restart, IDs may lead the clock by up to the lease (borrowed time), and a
+		// lease of 1 s already means at most one storage write per second: a few seconds at most.
+		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, MAX_LEASE_MS),
 		...workerIdVars(vars, layout),
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,

@@ -1,7 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
-import { type IdRun, SnowflakeGenerator, type SnowflakeStats } from "../ids/snowflake";
+import {
+	type IdRun,
+	type SnowflakeCounters,
+	SnowflakeGenerator,
+	type SnowflakeStats,
+} from "../ids/snowflake";
 import { configFrom } from "./config";
 import { type ServiceErrorCode, serviceError } from "./errors";
 
@@ -14,9 +19,10 @@ export type IssueResult =
 	| { ok: true; runs: IdRun[]; layout?: string }
 	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
-export type StatsResult =
-	| { ok: true; stats: SnowflakeStats & { workerId: number } }
-	| Extract<IssueResult, { ok: false }>;
+/** An object's stats; `since` (ISO) is when counting began: they survive restarts. */
+export type ObjectStats = SnowflakeStats & { workerId: number; since: string };
+
+export type StatsResult = { ok: true; stats: ObjectStats } | Extract<IssueResult, { ok: false }>;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {
@@ -24,8 +30,28 @@ export const workersClock: Clock = {
 	sleep: (ms) => scheduler.wait(ms),
 };
 
+/** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
+/** Written in the same synchronous batch as the mark (one commit): `StoredStats`. */
+const STATS_KEY = "stats";
+/**
+ * The longest lease an earlier version could have written a mark with (it accepted
+ * LEASE_MS up to 60 s): a mark without `StoredStats` may lead the clock by that much.
+ */
+const LEGACY_MAX_LEASE_MS = 60_000;
+
+interface StoredStats {
+	/** The mark these were written with; another mark means a version without stats wrote it. */
+	mark: number;
+	/**
+	 * How far that mark may lead the writer's clock: its LEASE_MS, or more when it
+	 * covers ticks borrowed right after a restart. A new life borrows that far.
+	 */
+	aheadMs: number;
+	since: string;
+	counters: SnowflakeCounters;
+}
 
 /**
  * One instance per Snowflake worker ID (named by it), the only place that worker
@@ -41,6 +67,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private generator: SnowflakeGenerator | undefined;
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
+	private since = "";
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -54,7 +81,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			return { ok: true, stats: { workerId, ...this.generatorFor(workerId).stats() } };
+			const stats = this.generatorFor(workerId).stats();
+			return { ok: true, stats: { workerId, ...stats, since: this.since } };
 		} catch (error) {
 			return failure(error);
 		}
@@ -81,17 +109,41 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 		if (stored === undefined) kv.put(LAYOUT_KEY, fingerprint);
 		this.fingerprint = fingerprint;
-		this.generator = new SnowflakeGenerator({
+		const mark = kv.get<number>(MARK_KEY);
+		const saved = kv.get<StoredStats>(STATS_KEY);
+		// Stats written with another mark are stale (a version without them wrote since): start over.
+		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
+		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
+		const generator = new SnowflakeGenerator({
 			layout,
 			workerId,
 			clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
 			maxBackwardMs: config.maxClockBackwardMs,
+			maxBorrowMs: config.maxBorrowMs,
+			maxWaitMs: config.maxWaitMs,
 			leaseMs: config.leaseMs,
-			restoredMark: kv.get<number>(MARK_KEY),
-			// Synchronous write; the output gate holds every response until it is durable.
-			persistMark: (tick) => kv.put(MARK_KEY, tick),
+			restoredMark: mark,
+			restoredLeaseMs: mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS),
+			restoredCounters: current?.counters,
+			// Synchronous writes, committed together; the output gate holds every response
+			// until they are durable. The stats ride along: no write of their own.
+			persistMark: (tick) => {
+				const { lastTimestamp: _, ...counters } = generator.stats();
+				// This write is the one about to be counted.
+				counters.leaseWrites++;
+				const aheadMs = Math.max(config.leaseMs, layout.msOf(tick) - this.clock.now());
+				const record: StoredStats = {
+					mark: tick,
+					aheadMs,
+					since: this.since,
+					counters,
+				};
+				kv.put(MARK_KEY, tick);
+				kv.put(STATS_KEY, record);
+			},
 		});
-		return this.generator;
+		this.generator = generator;
+		return generator;
 	}
 }
 

@@ -17,6 +17,8 @@ import { printTestStats } from "./helpers";
 export const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 export const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
 export const MAX_BACKWARD_MS = 1_000; // MAX_CLOCK_BACKWARD_MS in wrangler.jsonc
+/** MAX_BORROW_MS in wrangler.jsonc: smaller steps back are absorbed. */
+export const MAX_BORROW_MS = 5;
 export const LEASE_MS = 1_000; // LEASE_MS in wrangler.jsonc
 export const REGRESSIONS_MS = [1, 10, 100, 999, 1_000, 1_001, 5_000, 10_000];
 

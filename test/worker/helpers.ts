@@ -52,6 +52,15 @@ export function expectIncreasing(ids: string[]): boolean {
 	return true;
 }
 
+/** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
+export function issueOrder(answers: { status: number; body: { ids: string[] } }[]): string[] {
+	return answers
+		.filter((a) => a.status === 200)
+		.map((a) => a.body.ids)
+		.sort((a, b) => (BigInt(a[0] as string) < BigInt(b[0] as string) ? -1 : 1))
+		.flat();
+}
+
 /**
  * Ends the object's current instance, as an eviction, crash or redeploy would:
  * the pool's `abortAllDurableObjects` (every object of this test file's runtime;

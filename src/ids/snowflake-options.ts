@@ -1,0 +1,83 @@
+/** Options and stats of `SnowflakeGenerator` (src/ids/snowflake.ts). */
+import type { Clock } from "./clock";
+import type { SnowflakeLayout } from "./layout";
+
+/** The default wait budget of one call (`maxWaitMs`). */
+export const DEFAULT_MAX_WAIT_MS = 2_000;
+
+export interface SnowflakeGeneratorOptions {
+	layout: SnowflakeLayout;
+	workerId: number;
+	clock: Clock;
+	/** A clock that went back by at most this much is waited out; more is refused. */
+	maxBackwardMs: number;
+	/** How far ahead of the issued ticks the persisted high-water mark runs. */
+	leaseMs: number;
+	/**
+	 * Borrowed time: when a tick's sequences are used up, the next tick is taken at
+	 * once if it starts at most this far ahead of the clock; only beyond that does the
+	 * generator wait. A clock that steps back while the last tick stays within this
+	 * lead is absorbed the same way. An ID's time runs ahead of the clock by at most
+	 * this much. Default 0: wait for the clock at every rollover.
+	 */
+	maxBorrowMs?: number;
+	/**
+	 * The wait budget of one call: the timer waits it may ask for, counting those of
+	 * the calls queued ahead of it. A call that cannot finish within it is refused
+	 * (before issuing anything where that can be known) and the queue moves on.
+	 * Default `DEFAULT_MAX_WAIT_MS`.
+	 */
+	maxWaitMs?: number;
+	/**
+	 * Stores a new high-water mark (a tick). No ID with a tick above the last stored
+	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
+	 */
+	persistMark: (tick: number) => void | Promise<void>;
+	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
+	restoredMark?: number | undefined;
+	/**
+	 * How far ahead of its clock the earlier life could have put that mark (its lease).
+	 * Issuing continues at once from the mark + 1 while that tick is at most this (plus
+	 * `maxBorrowMs`) ahead of the clock. Default `leaseMs`.
+	 */
+	restoredLeaseMs?: number | undefined;
+	/** Counters an earlier life persisted; counting continues from them. */
+	restoredCounters?: Partial<SnowflakeCounters> | undefined;
+	/** Uniform in [0, 1): picks the small random sequence start of each new tick. */
+	random?: () => number;
+}
+
+export interface SnowflakeStats {
+	/** IDs handed out. */
+	issued: number;
+	/** Calls of `next`/`nextRuns`, failed ones included. */
+	requests: number;
+	/**
+	 * Times the clock was found further behind the last issued tick than borrowing
+	 * covers, so a call waited or was refused (restart waits excluded). Smaller steps
+	 * back are absorbed and show only in `maxLeadMs`.
+	 */
+	clockRegressions: number;
+	maxRegressionMs: number;
+	/** Times a call waited on a timer for a later tick (once per tick waited for, not per poll). */
+	rolloverWaits: number;
+	/** High-water marks persisted. */
+	leaseWrites: number;
+	/** The largest lead of an issued ID's tick over the clock, in ms (borrowed time). */
+	maxLeadMs: number;
+	/** Unix ms at which the last issued tick starts, or null before the first ID. */
+	lastTimestamp: number | null;
+}
+
+/** The stats that are counted (and can be persisted and restored). */
+export type SnowflakeCounters = Omit<SnowflakeStats, "lastTimestamp">;
+
+export const NO_COUNTS: Readonly<SnowflakeCounters> = {
+	issued: 0,
+	requests: 0,
+	clockRegressions: 0,
+	maxRegressionMs: 0,
+	rolloverWaits: 0,
+	leaseWrites: 0,
+	maxLeadMs: 0,
+};

@@ -1,0 +1,164 @@
+/**
+ * Bounded waits: every wait inside one call fits a budget (`maxWaitMs`), queueing
+ * behind other calls included; a call that cannot finish within it is refused,
+ * before issuing anything where that can be known, and the queue moves on. And a
+ * restart whose stored mark leads the clock by an earlier, longer lease goes on at
+ * once from the mark + 1 instead of waiting (or answering 503) until the mark passes.
+ */
+import { describe, expect, it } from "vitest";
+import type { Clock } from "../../src/ids/clock";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeGenerator, type SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
+import { parseConfig } from "../../src/worker/config";
+import { FrozenClock } from "./fake-clock";
+
+const twitter = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
+/** One-second ticks of two IDs each: batches need many ticks. */
+const slow = new SnowflakeLayout({
+	epoch: 0,
+	timeBits: 40,
+	workerBits: 22,
+	sequenceBits: 1,
+	timeUnitMs: 1000,
+});
+
+function generator(clock: Clock, options: Partial<SnowflakeGeneratorOptions> = {}) {
+	const marks: number[] = [];
+	const gen = new SnowflakeGenerator({
+		layout: twitter,
+		workerId: 7,
+		clock,
+		maxBackwardMs: 1000,
+		leaseMs: 1000,
+		persistMark: (tick) => {
+			marks.push(tick);
+		},
+		random: () => 0,
+		...options,
+	});
+	return { gen, marks };
+}
+
+/** A clock that never moves, not even while sleeping; sleeps return at once. */
+class StuckClock implements Clock {
+	readonly sleeps: number[] = [];
+	constructor(readonly time: number) {}
+	now(): number {
+		return this.time;
+	}
+	async sleep(ms: number): Promise<void> {
+		this.sleeps.push(ms);
+	}
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+describe("the wait budget", () => {
+	it("refuses a batch that needs more ticks than the budget allows, without sleeping (1 s ticks of 2 IDs, count 10,000)", async () => {
+		const clock = new FrozenClock(5_000);
+		const { gen } = generator(clock, { layout: slow, maxWaitMs: 2_000 });
+		// Three ticks are reachable within 2 s from any clock phase: 6 IDs.
+		await expect(gen.next(10_000)).rejects.toMatchObject({
+			code: "invalid_count",
+			detail: expect.stringContaining("at most 6"),
+		});
+		expect(clock.sleeps).toEqual([]);
+		expect(await gen.next(6)).toHaveLength(6);
+		expect(sum(clock.sleeps)).toBe(2_000);
+	});
+
+	it("refuses with overloaded before issuing anything when borrowed time is used up", async () => {
+		const clock = new FrozenClock(5_000);
+		const { gen } = generator(clock, { layout: slow, maxWaitMs: 2_000 });
+		await gen.next(6); // ticks 5, 6, 7: the clock is now at 7
+		const refused = await gen.nextRuns(6).catch((error: unknown) => error);
+		// Ticks 8, 9, 10 need the clock to move 3 s.
+		expect(refused).toMatchObject({ code: "overloaded", retryAfterSeconds: 3 });
+		expect(clock.sleeps).toEqual([1_000, 1_000]);
+		// Nothing was taken: the next ID follows the last one directly.
+		expect(await gen.nextRuns(1)).toEqual([{ tick: 8, firstSequence: 0, count: 1 }]);
+	});
+
+	it("on a clock that never moves, gives up after the budget and the queue moves on", async () => {
+		const clock = new StuckClock(100);
+		const { gen } = generator(clock, { maxWaitMs: 50 });
+		await gen.next(4_096); // tick 100 is full
+		const calls = [gen.next(1), gen.next(1), gen.nextRuns(1)];
+		const results = await Promise.allSettled(calls);
+		for (const result of results) {
+			expect(result).toMatchObject({ status: "rejected", reason: { code: "overloaded" } });
+		}
+		// The first polled for its whole budget; the ones queued behind it had spent theirs waiting.
+		expect(sum(clock.sleeps)).toBe(50);
+		expect(clock.sleeps.every((ms) => ms === 1)).toBe(true);
+		expect(gen.stats()).toMatchObject({ rolloverWaits: 1, requests: 4 });
+	});
+
+	it("counts the time queued behind a regression wait against the budget", async () => {
+		const clock = new FrozenClock(1_000);
+		const { gen } = generator(clock, { layout: slow, maxWaitMs: 2_500, maxBackwardMs: 2_000 });
+		await gen.next(2); // tick 1 full
+		clock.time = 0; // a second back: the first call waits 2 s (back, then the next tick)
+		const first = gen.next(1);
+		const second = gen.next(2); // would need the clock to move 1 s more: 3 s in all
+		expect(await first).toHaveLength(1);
+		await expect(second).rejects.toMatchObject({ code: "overloaded" });
+		expect(sum(clock.sleeps)).toBe(2_000);
+	});
+
+	it("refuses a regression that fits MAX_CLOCK_BACKWARD_MS but not the budget as clock_regression", async () => {
+		const clock = new FrozenClock(10_000);
+		const { gen } = generator(clock, { maxWaitMs: 300 });
+		await gen.next();
+		clock.time = 9_500;
+		await expect(gen.next()).rejects.toMatchObject({
+			code: "clock_regression",
+			retryAfterSeconds: 1,
+		});
+		expect(clock.sleeps).toEqual([]);
+	});
+});
+
+describe("a restart after LEASE_MS shrank", () => {
+	it("goes on from the mark + 1 at once when the mark leads by the old 60 s lease", async () => {
+		const clock = new FrozenClock(100_000);
+		const mark = 160_000; // written by a life with LEASE_MS=60000 just before it stopped
+		const { gen, marks } = generator(clock, {
+			restoredMark: mark,
+			restoredLeaseMs: 60_000,
+			leaseMs: 1_000,
+			maxBorrowMs: 5,
+		});
+		const runs = await gen.nextRuns(1);
+		expect(runs).toEqual([{ tick: mark + 1, firstSequence: 0, count: 1 }]);
+		expect(clock.sleeps).toEqual([]);
+		expect(marks).toEqual([mark + 1]); // covers the borrowed tick, not a lease beyond it
+		// Calls keep going above the mark while the clock catches up.
+		for (let i = 0; i < 10; i++) await gen.next(100);
+		expect(clock.sleeps).toEqual([]);
+		expect(gen.stats()).toMatchObject({ clockRegressions: 0, maxLeadMs: 60_001 });
+	});
+
+	it("waits (within budget) only for what the old lease does not explain", async () => {
+		const clock = new FrozenClock(100_000);
+		const { gen } = generator(clock, { restoredMark: 101_500, restoredLeaseMs: 1_000 });
+		const [run] = await gen.nextRuns(1);
+		expect(run?.tick).toBe(101_501);
+		expect(clock.sleeps).toEqual([500]); // 1,501 ahead, 1,001 of it borrowed
+	});
+});
+
+describe("LEASE_MS and the new settings", () => {
+	it("bounds LEASE_MS to a few seconds, MAX_BORROW_MS to 1,000 and MAX_WAIT_MS to 60,000", () => {
+		expect(() => parseConfig({ LEASE_MS: "60000" })).toThrow(
+			/LEASE_MS must be an integer in \[1, 5000\]/,
+		);
+		expect(() => parseConfig({ MAX_BORROW_MS: "1001" })).toThrow(/MAX_BORROW_MS/);
+		expect(() => parseConfig({ MAX_WAIT_MS: "0" })).toThrow(/MAX_WAIT_MS/);
+		expect(parseConfig({})).toMatchObject({ leaseMs: 1_000, maxBorrowMs: 5, maxWaitMs: 2_000 });
+		expect(parseConfig({ MAX_BORROW_MS: "0", LEASE_MS: "5000" })).toMatchObject({
+			maxBorrowMs: 0,
+			leaseMs: 5_000,
+		});
+	});
+});

@@ -1,0 +1,105 @@
+/**
+ * Object stats persisted with the lease mark, and storage written by the earlier
+ * version (the mark alone, a plain number under "mark"): a gradual deployment runs
+ * both versions against the same objects. Worker IDs 40-49.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { callJson, restart, snowflakeStub, useTestClock } from "./helpers";
+
+const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+const T = 1_800_000_000_000;
+type Ids = { ids: string[] };
+const tickOf = (id: string | undefined) => layout.decompose(BigInt(id as string)).tick;
+
+function storage(workerId: number) {
+	return runInDurableObject(snowflakeStub(workerId), (_instance: SnowflakeWorker, state) => ({
+		mark: state.storage.kv.get("mark"),
+		stats: state.storage.kv.get<{ mark: number; aheadMs: number; since: string }>("stats"),
+	}));
+}
+
+describe("stats persisted with the lease mark", () => {
+	it("survive a restart, as of the last lease write, and say since when they count", async () => {
+		const clock = await useTestClock(40, T);
+		expect((await callJson<Ids>("/snowflake/40?count=500")).status).toBe(200);
+		clock.time = T + 1_500; // past the first lease: the second call writes the mark again
+		expect((await callJson<Ids>("/snowflake/40?count=10")).status).toBe(200);
+		const live = await callJson("/snowflake/40/stats");
+		expect(live.body).toMatchObject({ issued: 510, requests: 2, leaseWrites: 2 });
+		expect(live.body.since).toBe(new Date(T).toISOString());
+		// The mark stays a plain number (what every version reads); the stats ride along.
+		expect(await storage(40)).toMatchObject({
+			mark: layout.tickOf(T + 1_500) + 1_000,
+			stats: { mark: layout.tickOf(T + 1_500) + 1_000, aheadMs: 1_000 },
+		});
+
+		await restart(40);
+		await useTestClock(40, T + 60_000);
+		const restored = await callJson("/snowflake/40/stats");
+		// The second call's own 10 IDs came after its lease write: not yet stored.
+		expect(restored.body).toMatchObject({ issued: 500, requests: 2, leaseWrites: 2 });
+		expect(restored.body.since).toBe(new Date(T).toISOString());
+		expect((await callJson<Ids>("/snowflake/40?count=5")).status).toBe(200);
+		expect((await callJson("/snowflake/40/stats")).body).toMatchObject({
+			issued: 505,
+			requests: 3,
+			leaseWrites: 3,
+		});
+	});
+});
+
+describe("storage written by the earlier version", () => {
+	it("reads a plain-number mark, goes on above it at once, and starts counting", async () => {
+		const mark = layout.tickOf(T) + 60_000; // written with the earlier LEASE_MS maximum, 60 s
+		await runInDurableObject(snowflakeStub(41), (_instance: SnowflakeWorker, state) => {
+			state.storage.kv.put("layout", layout.fingerprint());
+			state.storage.kv.put("mark", mark);
+		});
+		const clock = await useTestClock(41, T);
+		const answer = await callJson<Ids>("/snowflake/41?count=3");
+		expect(answer.status).toBe(200);
+		expect(tickOf(answer.body.ids[0])).toBe(mark + 1);
+		expect(clock.sleeps).toEqual([]); // no 503s and no wait until the old mark passes
+		const stats = await callJson("/snowflake/41/stats");
+		expect(stats.body).toMatchObject({ issued: 3, requests: 1, leaseWrites: 1 });
+		expect(stats.body.since).toBe(new Date(T).toISOString());
+		// The new mark covers the borrowed tick and says how far it leads this clock, so a
+		// second restart right away borrows as far again instead of refusing.
+		expect(await storage(41)).toMatchObject({
+			mark: mark + 1,
+			stats: { mark: mark + 1, aheadMs: layout.msOf(mark + 1) - T },
+		});
+		await restart(41);
+		const again = await useTestClock(41, T);
+		const second = await callJson<Ids>("/snowflake/41");
+		expect(second.status).toBe(200);
+		expect(tickOf(second.body.ids[0])).toBe(mark + 2);
+		expect(again.sleeps).toEqual([]);
+	});
+
+	it("ignores stats stored with another mark (the earlier version wrote the mark since)", async () => {
+		const mark = layout.tickOf(T) + 30_000;
+		await runInDurableObject(snowflakeStub(42), (_instance: SnowflakeWorker, state) => {
+			state.storage.kv.put("layout", layout.fingerprint());
+			state.storage.kv.put("mark", mark);
+			state.storage.kv.put("stats", {
+				mark: mark - 5_000,
+				aheadMs: 1_000,
+				since: new Date(T - 86_400_000).toISOString(),
+				counters: { issued: 123, requests: 4 },
+			});
+		});
+		const clock = await useTestClock(42, T);
+		const answer = await callJson<Ids>("/snowflake/42");
+		expect(answer.status).toBe(200);
+		// Its lease is unknown, so up to the earlier maximum is borrowed: no wait.
+		expect(tickOf(answer.body.ids[0])).toBe(mark + 1);
+		expect(clock.sleeps).toEqual([]);
+		const stats = await callJson("/snowflake/42/stats");
+		expect(stats.body).toMatchObject({ issued: 1, requests: 1 });
+		expect(stats.body.since).toBe(new Date(T).toISOString());
+	});
+});

@@ -26,6 +26,8 @@ export const STATUS_OF = {
 	invalid_layout: 400,
 	/** Returned when `format` is not "ulid" or "uuid", or RPC options are not an object. */
 	invalid_format: 400,
+	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
+	invalid_body: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
 	unauthorized: 401,
 	/** Returned for a path no route serves (or a URL over 4,096 characters). */

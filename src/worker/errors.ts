@@ -7,6 +7,7 @@
  *   // → 404 {"error":{"code":"not_found","message":"no route /nope; …"}}
  */
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from "hono/utils/http-status";
 import { type ErrorBody, type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
@@ -35,6 +36,13 @@ export function serviceError(
 /** Any thrown value as a service error; unknown failures become `internal` with no details. */
 export function asServiceError(error: unknown): ServiceError {
 	if (error instanceof IdError) return error as ServiceError;
+	// Hono's JSON validator refuses a body it cannot parse before any hook runs.
+	if (error instanceof HTTPException && error.status === 400) {
+		return serviceError(
+			"invalid_body",
+			'the request body is not valid JSON; send a JSON object such as {"count": 5}, or no body',
+		);
+	}
 	return serviceError("internal", "an internal error occurred; it has been logged");
 }
 

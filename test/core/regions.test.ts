@@ -91,8 +91,9 @@ describe("greatCircleKm", () => {
 			fc.property(pointArb, pointArb, pointArb, (a, b, c) => {
 				expect(greatCircleKm(a, a)).toBeCloseTo(0, 6);
 				expect(greatCircleKm(a, b)).toBeCloseTo(greatCircleKm(b, a), 6);
+				// Haversine loses precision near antipodes: allow a metre, not a micrometre.
 				expect(greatCircleKm(a, c)).toBeLessThanOrEqual(
-					greatCircleKm(a, b) + greatCircleKm(b, c) + 1e-6,
+					greatCircleKm(a, b) + greatCircleKm(b, c) + 1e-3,
 				);
 				expect(greatCircleKm(a, b)).toBeLessThanOrEqual(Math.PI * 6371.0088 + 1e-6);
 			}),

@@ -1,0 +1,83 @@
+/**
+ * POST generation routes take their parameters as a JSON object too
+ * (`{"count": 5}`, `Content-Type: application/json`): the same names as the query,
+ * with JSON types (numbers as numbers). A name given in both places, a body that is
+ * not a JSON object, malformed JSON or a wrong type is a 400 naming what was wrong.
+ * A body of any other content type is ignored, as before.
+ *
+ *   .post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
+ *     idsResponse(c, ulidIds(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))))
+ */
+import { zValidator } from "@hono/zod-validator";
+import type { Context } from "hono";
+import { z } from "zod";
+import { describeValue } from "../ids/errors";
+import type { AppEnv } from "./app-env";
+import { configFrom } from "./config";
+import { type ServiceError, serviceError } from "./errors";
+import { countRule, invalidFormat } from "./operations";
+
+export const countBody = z.object({ count: z.number().int().optional() });
+export const ulidBody = z.object({
+	count: z.number().int().optional(),
+	format: z.enum(["ulid", "uuid"]).optional(),
+});
+
+const NOT_AN_OBJECT =
+	'the request body must be a JSON object such as {"count": 5} (or no body, or another Content-Type)';
+
+function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown): ServiceError {
+	if (field === undefined)
+		return serviceError("invalid_body", `${NOT_AN_OBJECT}; got ${describeValue(got)}`);
+	if (field === "format") return invalidFormat(got);
+	const { max } = countRule(configFrom(c.env), "rpc");
+	return serviceError(
+		"invalid_count",
+		`count in a JSON body must be a number, an integer in [1, ${max}]; got ${describeValue(got)}`,
+	);
+}
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * The JSON body's fields (none unless the request declares JSON; an empty body is
+ * no fields), refused with the service's errors.
+ */
+export function validateBody<T extends z.ZodObject>(schema: T) {
+	const validated = zValidator("json", schema, async (result, c) => {
+		if (result.success) return;
+		const path = result.error.issues[0]?.path ?? [];
+		const field = path.length > 0 ? String(path[0]) : undefined;
+		const body: unknown = await c.req.json().catch(() => undefined);
+		const got =
+			field !== undefined && body && typeof body === "object"
+				? (body as Record<string, unknown>)[field]
+				: body;
+		throw bodyError(c as Context<AppEnv>, field, got);
+	});
+	// `curl -X POST -H 'Content-Type: application/json'` with no data asks for the defaults.
+	return (async (c, next) => {
+		if (JSON_TYPE.test(c.req.header("Content-Type") ?? "") && (await c.req.text()).trim() === "") {
+			c.req.addValidatedData("json", {});
+			return next();
+		}
+		return validated(c, next);
+	}) as typeof validated;
+}
+
+/** The query's and the body's fields together; a name in both is refused. */
+export function queryAndBody<Q extends object, B extends object>(query: Q, body: B): Q & B {
+	for (const name of Object.keys(body)) {
+		if (
+			(body as Record<string, unknown>)[name] !== undefined &&
+			name in query &&
+			(query as Record<string, unknown>)[name] !== undefined
+		) {
+			throw serviceError(
+				name === "format" ? "invalid_format" : "invalid_count",
+				`${name} was given both in the query and in the JSON body; give it once`,
+			);
+		}
+	}
+	return { ...query, ...body };
+}

@@ -4,12 +4,15 @@
  * APIs, so the Worker and the clients (in this repo and in the package) share
  * one definition.
  */
+
+import type { SnowflakeBlock } from "./ids/blocks";
 import type { IdErrorCode } from "./ids/errors";
 import type { SnowflakeLayout } from "./ids/layout";
 import type { GeoPoint, LocationHint } from "./ids/regions";
 import type { SnowflakeStats } from "./ids/snowflake";
 
 export type { DecodedId } from "./ids/decode";
+export type { SnowflakeBlock };
 
 /**
  * Every error code the service answers with, and its HTTP status. The core's
@@ -74,6 +77,13 @@ export interface UuidV7Ids {
 	ids: string[];
 }
 export type UlidFormat = "ulid" | "uuid";
+
+/** What the blocks routes and RPC `snowflakeBlocks` answer: runs of one worker ID. */
+export interface SnowflakeBlocks {
+	type: "snowflake-blocks";
+	workerId: number;
+	blocks: SnowflakeBlock[];
+}
 
 /** What `GET /layout` answers: the active Snowflake layout. */
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;

@@ -42,6 +42,7 @@ import type {
 	LayoutInfo,
 	RegionsInfo,
 	ServiceErrorCode,
+	SnowflakeBlocks,
 	SnowflakeIds,
 	SnowflakeStatsInfo,
 	UlidFormat,
@@ -51,6 +52,7 @@ import type {
 import { type RetryOptions, withRetries } from "./client-retry";
 import type { IdErrorCode } from "./ids/errors";
 
+export { createIdPool } from "./client-pool";
 export type {
 	DecodedId,
 	IdErrorCode,
@@ -58,6 +60,7 @@ export type {
 	RegionsInfo,
 	RetryOptions,
 	ServiceErrorCode,
+	SnowflakeBlocks,
 	SnowflakeIds,
 	SnowflakeStatsInfo,
 	UlidFormat,
@@ -185,6 +188,15 @@ export function idsClient(options: IdsClientOptions = {}) {
 		snowflake({ workerId, count }: { workerId?: number; count?: number } = {}) {
 			const path = workerId === undefined ? "/snowflake" : `/snowflake/${segment(workerId)}`;
 			return get<SnowflakeIds>(path, { count });
+		},
+		/**
+		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
+		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
+		 */
+		snowflakeBlocks({ workerId, count }: { workerId?: number; count?: number } = {}) {
+			const path =
+				workerId === undefined ? "/snowflake/blocks" : `/snowflake/${segment(workerId)}/blocks`;
+			return get<SnowflakeBlocks>(path, { count });
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		ulid({ count, format }: { count?: number; format?: UlidFormat } = {}) {

@@ -21,6 +21,12 @@ export interface Config {
 	autoWorkerIds: WorkerIdSet;
 	/** Location hints and their worker IDs (AUTO_REGIONS); empty when unset. */
 	regions: RegionMap;
+	/** Freshness bound of the auto route's per-isolate pools, in ms; 0 turns pools off. */
+	poolMaxAgeMs: number;
+	/** Largest block a pool asks an object for (and largest count it serves). */
+	poolMaxSize: number;
+	/** Largest `count` of the blocks routes. */
+	maxBlockCount: number;
 	/** `*` or the exact origins CORS answers. */
 	corsOrigins: "*" | string[];
 	apiToken: string | undefined;
@@ -40,6 +46,9 @@ const VAR_NAMES = [
 	"AUTO_WORKER_IDS",
 	"WORKER_IDS",
 	"AUTO_REGIONS",
+	"POOL_MAX_AGE_MS",
+	"POOL_MAX_SIZE",
+	"MAX_BLOCK_COUNT",
 	"CORS_ORIGINS",
 	"API_TOKEN",
 ] as const;
@@ -168,6 +177,11 @@ export function parseConfig(vars: ConfigVars): Config {
 		// lease of 1 s already means at most one storage write per second: a few seconds at most.
 		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, MAX_LEASE_MS),
 		...workerIdVars(vars, layout),
+		poolMaxAgeMs: integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000),
+		// One tick's sequences under Twitter's layout: a refill fits in one tick (no
+		// rollover wait in the object), and an idle isolate wastes at most this many IDs.
+		poolMaxSize: integerVar(vars, "POOL_MAX_SIZE", 4_096, 1, 1_000_000),
+		maxBlockCount: integerVar(vars, "MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,
 	};

@@ -2,20 +2,23 @@
  * The service's operations, one implementation behind both the HTTP routes and
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
-import type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
+import type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
+import { blocksOfRuns } from "../ids/blocks";
 import type { DecodedId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
+import type { Background, IdBlock } from "../ids/id-pool";
 import { formatRuns, type IdRun } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
+import { autoPool } from "./auto-pools";
 import { type Config, configFrom } from "./config";
 import { type DecodeOptions, decodeWith } from "./decode-options";
 import { type ServiceError, serviceError } from "./errors";
 import { autoSetFor, type CallerCf, placementFor } from "./placement";
 import type { IssueResult, StatsResult } from "./snowflake-do";
 
-export type { SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
+export type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
 
 /**
  * Who asked, for the wording of a refusal: HTTP callers write numbers as text in a
@@ -44,6 +47,23 @@ function requestCount(config: Config, count: unknown, via: Via = "http"): number
 
 export function invalidRequestCount(config: Config, got: unknown): IdError {
 	return invalidCount(countRule(config), got);
+}
+
+/** The longest a blocks request may keep its object issuing (ticks it needs × tick length). */
+const MAX_BLOCK_WAIT_MS = 1_000;
+
+/** The counts a blocks request may ask for: MAX_BLOCK_COUNT, and no more than fit in 1 s of ticks. */
+export function blockCountRule(config: Config, via: Via = "http"): CountRule {
+	const { layout } = config;
+	const ticks = Math.max(1, Math.floor(MAX_BLOCK_WAIT_MS / layout.timeUnitMs));
+	const max = Math.min(config.maxBlockCount, ticks * (layout.maxSequence + 1));
+	return via === "rpc"
+		? { min: 1, max }
+		: { min: 1, max, spelling: "for blocks, written once in decimal digits" };
+}
+
+export function invalidBlockCount(config: Config, got: unknown): IdError {
+	return invalidCount(blockCountRule(config), got);
 }
 
 /** A worker ID this deployment owns (WORKER_IDS, within the layout's range). */
@@ -170,20 +190,69 @@ export async function issueRuns(
 	);
 }
 
-/** `cf`: the caller's `request.cf`, which picks the region of an auto request (none over RPC). */
+/** How an auto request is served: the caller's `request.cf` (none over RPC) and where a refill may run on. */
+export interface AutoContext {
+	cf?: CallerCf;
+	/** `ctx.waitUntil`: lets a pool's refill run on after the response. */
+	background?: Background;
+}
+
+/**
+ * Snowflake IDs. With a worker ID: straight from its object (strictly increasing
+ * after every earlier ID). Without: from this isolate's pool over the caller's
+ * region or AUTO_WORKER_IDS (unique, k-sorted within POOL_MAX_AGE_MS).
+ */
 export async function snowflakeIds(
 	env: Env,
 	input: { workerId?: unknown; count?: unknown; via?: Via },
-	cf?: CallerCf,
+	auto: AutoContext = {},
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
 	const count = requestCount(config, input.count, input.via);
+	const block =
+		input.workerId === undefined
+			? await autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
+					issueBlock(env, config, id, n),
+				).take(count, auto.background)
+			: await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);
+	return {
+		type: "snowflake",
+		workerId: block.workerId,
+		ids: formatRuns(config.layout, block.workerId, block.runs),
+	};
+}
+
+async function issueBlock(
+	env: Env,
+	config: Config,
+	workerId: number,
+	count: number,
+): Promise<IdBlock> {
+	return { workerId, runs: await issueRuns(env, config, workerId, count) };
+}
+
+/** Up to MAX_BLOCK_COUNT IDs as `{first, count}` runs, from one object call; never pooled. */
+export async function snowflakeBlocks(
+	env: Env,
+	input: { workerId?: unknown; count?: unknown; via?: Via },
+	cf?: CallerCf,
+): Promise<SnowflakeBlocks> {
+	const config = configFrom(env);
+	const rule = blockCountRule(config, input.via);
+	if (input.via === "rpc" && input.count !== undefined && typeof input.count !== "number") {
+		throw invalidCount(rule, input.count);
+	}
+	const count = input.count === undefined ? 1 : checkCount(input.count, rule);
 	const workerId =
 		input.workerId === undefined
 			? pickWorkerId(config, cf)
 			: checkWorkerId(config, input.workerId, input.via);
 	const runs = await issueRuns(env, config, workerId, count);
-	return { type: "snowflake", workerId, ids: formatRuns(config.layout, workerId, runs) };
+	return {
+		type: "snowflake-blocks",
+		workerId,
+		blocks: blocksOfRuns(config.layout, workerId, runs),
+	};
 }
 
 export async function snowflakeStats(env: Env, workerIdInput: unknown, via: Via = "http") {

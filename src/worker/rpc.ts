@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { LayoutInfo, SnowflakeStatsInfo } from "../api";
+import type { LayoutInfo, SnowflakeBlocks, SnowflakeStatsInfo } from "../api";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
@@ -10,6 +10,7 @@ import { serviceError } from "./errors";
 import {
 	decode,
 	type SnowflakeIds,
+	snowflakeBlocks,
 	snowflakeIds,
 	snowflakeStats,
 	type UlidFormat,
@@ -22,6 +23,12 @@ import {
 export interface SnowflakeOptions {
 	/** Omit to let the service pick one from AUTO_WORKER_IDS. */
 	workerId?: number;
+	count?: number;
+}
+export interface SnowflakeBlocksOptions {
+	/** Omit to let the service pick one from AUTO_WORKER_IDS. */
+	workerId?: number;
+	/** Up to MAX_BLOCK_COUNT (default 1). */
 	count?: number;
 }
 export interface UlidOptions {
@@ -43,7 +50,18 @@ export interface UuidV7Options {
  */
 export class IdService extends WorkerEntrypoint<Env> {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
-		return rpc(() => snowflakeIds(this.env, { ...optionsObject(options), via: "rpc" }));
+		return rpc(() =>
+			snowflakeIds(
+				this.env,
+				{ ...optionsObject(options), via: "rpc" },
+				{ background: (work) => this.ctx.waitUntil(work) },
+			),
+		);
+	}
+
+	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
+	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
+		return rpc(() => snowflakeBlocks(this.env, { ...optionsObject(options), via: "rpc" }));
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {

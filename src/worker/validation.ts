@@ -6,7 +6,12 @@ import { PRESET_NAMES } from "../ids/foreign-layouts";
 import { configFrom } from "./config";
 import { invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
-import { invalidFormat, invalidRequestCount, invalidWorkerId } from "./operations";
+import {
+	invalidBlockCount,
+	invalidFormat,
+	invalidRequestCount,
+	invalidWorkerId,
+} from "./operations";
 
 /**
  * Integers in query strings and paths: plain decimal digits, leading zeros
@@ -54,6 +59,7 @@ function errorFor(c: Context, target: keyof ValidationTargets, field: string): S
 			`${field} must be an integer written once in decimal digits; got ${describeValue(got)}`,
 		);
 	}
+	if (c.req.path.endsWith("/blocks")) return invalidBlockCount(config, got);
 	return invalidRequestCount(config, got);
 }
 

@@ -1,0 +1,232 @@
+/**
+ * A pool of pre-issued Snowflake IDs (Meituan Leaf's segments with a double
+ * buffer, Baidu's ring buffer), runtime-neutral: the clock, the refill and the
+ * direct call are injected, so the Worker (refilling from a worker ID's object)
+ * and consumers (refilling from blocks over RPC or HTTP) share it.
+ *
+ * - A block is what one refill returned: runs of one worker ID. A request takes
+ *   all its IDs from one block, so they strictly increase and share a worker ID.
+ * - Fresh: no ID is handed out more than `maxAgeMs` after its tick starts;
+ *   older leftovers are dropped (wasted, never reissued).
+ * - Adaptive: the block size doubles when a block runs out within half the
+ *   freshness bound, halves when a block expires more than half unused.
+ * - Ahead of need: when a block is half used, the next one is fetched in the
+ *   background; at most one refill is in flight, and requests that find the
+ *   pool empty await that one.
+ * - A count above `maxSize` goes direct; a failed refill falls back to direct.
+ * The pool holds IDs only, never connections or stubs.
+ */
+import type { IdRun } from "./snowflake";
+
+/** IDs of one worker ID, strictly increasing across its runs. */
+export interface IdBlock {
+	workerId: number;
+	runs: IdRun[];
+}
+
+export interface IdPoolOptions {
+	/** Unix milliseconds now; frozen clocks are fine (the pool never waits on it). */
+	now: () => number;
+	/** Unix milliseconds at which a tick starts (`layout.msOf`). */
+	msOfTick: (tick: number) => number;
+	/** Fetches a new block of about `size` IDs (one object call, one worker ID). */
+	refill: (size: number) => Promise<IdBlock>;
+	/** Issues `count` IDs without the pool: large counts and failed refills. */
+	direct: (count: number) => Promise<IdBlock>;
+	/** Freshness bound in ms; 0 turns the pool off (every request goes direct). */
+	maxAgeMs: number;
+	/** Largest block the pool asks for; larger counts go direct. */
+	maxSize: number;
+	/** Smallest (and first) block size. Default min(16, maxSize). */
+	minSize?: number;
+}
+
+export interface IdPoolStats {
+	/** Requests answered (pooled or direct). */
+	requests: number;
+	/** Refill calls started, background ones included. */
+	refills: number;
+	failedRefills: number;
+	/** Direct calls: large counts, pool off, failed refills. */
+	directCalls: number;
+	/** IDs dropped unused (expired or left over when a block was replaced). */
+	wasted: number;
+	/** The block size the next refill asks for. */
+	blockSize: number;
+}
+
+/** Where the pool lets background work run on after a response (`ctx.waitUntil`). */
+export type Background = (work: Promise<unknown>) => void;
+
+interface HeldBlock {
+	workerId: number;
+	/** Remaining runs, oldest first; the first one is consumed from its front. */
+	runs: IdRun[];
+	available: number;
+	size: number;
+	receivedAt: number;
+}
+
+export class IdPool {
+	private readonly options: IdPoolOptions;
+	private readonly minSize: number;
+	private size: number;
+	private current: HeldBlock | undefined;
+	private next: HeldBlock | undefined;
+	private refilling: Promise<void> | undefined;
+	private readonly counters = {
+		requests: 0,
+		refills: 0,
+		failedRefills: 0,
+		directCalls: 0,
+		wasted: 0,
+	};
+
+	constructor(options: IdPoolOptions) {
+		this.options = options;
+		this.minSize = Math.max(1, Math.min(options.minSize ?? 16, options.maxSize));
+		this.size = this.minSize;
+	}
+
+	stats(): IdPoolStats {
+		return { ...this.counters, blockSize: this.size };
+	}
+
+	/**
+	 * `count` IDs from one block. Waits only for the pool's one refill in flight
+	 * (or a direct call); errors are those of `refill`/`direct`.
+	 */
+	async take(count: number, background?: Background): Promise<IdBlock> {
+		this.counters.requests++;
+		const { maxAgeMs, maxSize } = this.options;
+		if (maxAgeMs <= 0 || count > maxSize) return this.goDirect(count);
+		// Two refills awaited at most: concurrent takers may drain the first one.
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const taken = this.takeHeld(count);
+			if (taken) {
+				this.refillAhead(background);
+				return taken;
+			}
+			if (attempt === 2) break;
+			if (!(await this.awaitRefill(count))) break;
+		}
+		return this.goDirect(count);
+	}
+
+	private async goDirect(count: number): Promise<IdBlock> {
+		this.counters.directCalls++;
+		return this.options.direct(count);
+	}
+
+	/** Takes from the current block, moving to the next when it cannot serve. */
+	private takeHeld(count: number): IdBlock | undefined {
+		const now = this.options.now();
+		for (;;) {
+			const block = this.current;
+			if (block) {
+				this.dropStale(block, now);
+				if (block.available >= count) return this.cut(block, count);
+				this.retire(block, now);
+			}
+			if (!this.next) return undefined;
+			this.current = this.next;
+			this.next = undefined;
+		}
+	}
+
+	/** Drops runs whose tick started more than maxAgeMs ago; shrinks on unused expiry. */
+	private dropStale(block: HeldBlock, now: number): void {
+		const oldest = now - this.options.maxAgeMs;
+		let dropped = 0;
+		while (block.runs.length > 0 && this.options.msOfTick(block.runs[0]!.tick) < oldest) {
+			dropped += block.runs.shift()!.count;
+		}
+		if (dropped === 0) return;
+		block.available -= dropped;
+		this.counters.wasted += dropped;
+		if (dropped * 2 > block.size) this.size = Math.max(this.minSize, Math.floor(this.size / 2));
+	}
+
+	/** A block that cannot serve the next request: its leftovers are wasted. */
+	private retire(block: HeldBlock, now: number): void {
+		this.counters.wasted += block.available;
+		// Used up (or nearly) within half the bound: demand outruns the block size.
+		if (block.available * 2 < block.size && now - block.receivedAt <= this.options.maxAgeMs / 2) {
+			this.size = Math.min(this.options.maxSize, this.size * 2);
+		}
+		this.current = undefined;
+	}
+
+	private cut(block: HeldBlock, count: number): IdBlock {
+		const runs: IdRun[] = [];
+		let wanted = count;
+		while (wanted > 0) {
+			const run = block.runs[0]!;
+			if (run.count <= wanted) {
+				runs.push(block.runs.shift()!);
+				wanted -= run.count;
+			} else {
+				runs.push({ tick: run.tick, firstSequence: run.firstSequence, count: wanted });
+				block.runs[0] = {
+					tick: run.tick,
+					firstSequence: run.firstSequence + wanted,
+					count: run.count - wanted,
+				};
+				wanted = 0;
+			}
+		}
+		block.available -= count;
+		return { workerId: block.workerId, runs };
+	}
+
+	/** Starts the next block in the background once the current one is half used. */
+	private refillAhead(background: Background | undefined): void {
+		const block = this.current;
+		if (this.next || this.refilling || !block || block.available * 2 > block.size) return;
+		const work = this.startRefill(this.size).catch(() => undefined);
+		background?.(work);
+	}
+
+	/** Awaits the refill in flight, or starts one; false when it failed. */
+	private async awaitRefill(count: number): Promise<boolean> {
+		try {
+			await (this.refilling ?? this.startRefill(Math.max(this.size, count)));
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	/** The single flight: one refill per pool at a time, its block lands in `next`. */
+	private startRefill(size: number): Promise<void> {
+		this.counters.refills++;
+		const refill = this.options.refill(size).then(
+			(block) => {
+				this.refilling = undefined;
+				this.store(block, size);
+			},
+			(error: unknown) => {
+				this.refilling = undefined;
+				this.counters.failedRefills++;
+				throw error;
+			},
+		);
+		this.refilling = refill;
+		return refill;
+	}
+
+	private store(block: IdBlock, size: number): void {
+		const runs = block.runs.filter((run) => run.count > 0);
+		let available = 0;
+		for (const run of runs) available += run.count;
+		const held = {
+			workerId: block.workerId,
+			runs,
+			available,
+			size,
+			receivedAt: this.options.now(),
+		};
+		if (this.next) this.counters.wasted += this.next.available;
+		this.next = held;
+	}
+}

@@ -1,0 +1,34 @@
+/**
+ * The auto route's per-isolate ID pools: module state, made on first use (no
+ * timers or randomness at module top level), one pool per set of auto worker
+ * IDs it draws from. The set is the key, so several sets (say, one per region)
+ * each get their own pool. A pool holds IDs only; the refill makes its Durable
+ * Object stub inside the call, in the request that runs it.
+ */
+import { type IdBlock, IdPool } from "../ids/id-pool";
+import type { WorkerIdSet } from "../ids/worker-id-set";
+import type { Config } from "./config";
+
+/** Issues `count` IDs from one worker ID's object (the one object call every path uses). */
+export type IssueFromObject = (workerId: number, count: number) => Promise<IdBlock>;
+
+const pools = new Map<string, IdPool>();
+
+/** The pool drawing from `set` under this config's layout and pool settings. */
+export function autoPool(config: Config, set: WorkerIdSet, issue: IssueFromObject): IdPool {
+	const key = `${config.layout.fingerprint()}|${config.poolMaxAgeMs}|${config.poolMaxSize}|${set}`;
+	let pool = pools.get(key);
+	if (!pool) {
+		const pick = () => set.pick(Math.random);
+		pool = new IdPool({
+			now: () => Date.now(),
+			msOfTick: (tick) => config.layout.msOf(tick),
+			refill: (size) => issue(pick(), size),
+			direct: (count) => issue(pick(), count),
+			maxAgeMs: config.poolMaxAgeMs,
+			maxSize: config.poolMaxSize,
+		});
+		pools.set(key, pool);
+	}
+	return pool;
+}

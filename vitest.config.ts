@@ -22,7 +22,11 @@ export default defineConfig({
 			{
 				// The Worker, its Durable Object and routes, inside workerd.
 				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.jsonc" } })],
-				test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
+				test: {
+					name: "worker",
+					include: ["test/worker/**/*.test.ts"],
+					globalSetup: ["test/worker/build-playground.ts"],
+				},
 			},
 		],
 	},

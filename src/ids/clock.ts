@@ -11,8 +11,8 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-/** Fills `bytes` with cryptographically strong random bytes. */
-export type RandomBytes = (bytes: Uint8Array) => void;
+/** Fills `bytes` with cryptographically strong random bytes (an ArrayBuffer-backed array, as the DOM's `getRandomValues` requires). */
+export type RandomBytes = (bytes: Uint8Array<ArrayBuffer>) => void;
 
 export const cryptoRandomBytes: RandomBytes = (bytes) => {
 	crypto.getRandomValues(bytes);

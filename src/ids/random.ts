@@ -4,7 +4,7 @@ import { IdError } from "./errors";
 /** Random bytes drawn in blocks, so the host's getRandomValues runs once per block, not per ID. */
 export class RandomPool {
 	private readonly random: RandomBytes;
-	private readonly buffer: Uint8Array;
+	private readonly buffer: Uint8Array<ArrayBuffer>;
 	private readonly view: DataView;
 	private offset: number;
 

@@ -53,6 +53,7 @@ export default defineConfig({
 					include: ["test/worker/**/*.test.ts"],
 					// `TEST_STATS=1 npm test` prints what the fuzz and clock-fault files injected.
 					provide: { printTestStats: process.env.TEST_STATS === "1" },
+					globalSetup: ["test/worker/build-playground.ts"],
 				},
 			},
 		],

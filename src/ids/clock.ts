@@ -11,7 +11,7 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-/** Fills `bytes` with cryptographically strong random bytes. */
+/** Fills `bytes` with cryptographically strong random bytes (an ArrayBuffer-backed array, as the DOM's `getRandomValues` requires). */
 export type RandomBytes = (bytes: Uint8Array<ArrayBuffer>) => void;
 
 /** `crypto.getRandomValues`: Workers, Node 20+, Deno, Bun and browsers. */

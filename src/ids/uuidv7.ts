@@ -23,7 +23,7 @@ import { ANY_BATCH, RandomPool } from "./random";
 const HYPHEN = 0x2d;
 
 /** The counter's 42 bits are kept as two small integers so that all arithmetic stays in 32 bits. */
-const COUNTER_LOW_BITS = 30; // top 30 bits of rand_b
+export const COUNTER_LOW_BITS = 30; // top 30 bits of rand_b, below the 12 of rand_a
 const COUNTER_LOW_MAX = 2 ** COUNTER_LOW_BITS - 1;
 const COUNTER_HIGH_MAX = 2 ** 12 - 1; // rand_a
 /** The largest value of the 42-bit counter (rand_a and the top of rand_b). */

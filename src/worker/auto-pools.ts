@@ -12,10 +12,21 @@ import type { Config } from "./config";
 /** Issues `count` IDs from one worker ID's object (the one object call every path uses). */
 export type IssueFromObject = (workerId: number, count: number) => Promise<IdBlock>;
 
-const pools = new Map<string, IdPool>();
+/** Per env object (one per isolate in production; tests make their own), then per set and settings. */
+const poolsByEnv = new WeakMap<object, Map<string, IdPool>>();
 
-/** The pool drawing from `set` under this config's layout and pool settings. */
-export function autoPool(config: Config, set: WorkerIdSet, issue: IssueFromObject): IdPool {
+/** The pool drawing from `set` under this env's config (layout and pool settings). */
+export function autoPool(
+	env: object,
+	config: Config,
+	set: WorkerIdSet,
+	issue: IssueFromObject,
+): IdPool {
+	let pools = poolsByEnv.get(env);
+	if (!pools) {
+		pools = new Map();
+		poolsByEnv.set(env, pools);
+	}
 	const key = `${config.layout.fingerprint()}|${config.poolMaxAgeMs}|${config.poolMaxSize}|${set}`;
 	let pool = pools.get(key);
 	if (!pool) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { RegionMap } from "../ids/regions";

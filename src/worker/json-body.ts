@@ -10,7 +10,7 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { describeValue } from "../ids/errors";
 import type { AppEnv } from "./app-env";
 import { configFrom } from "./config";

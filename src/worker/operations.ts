@@ -211,7 +211,7 @@ export async function snowflakeIds(
 	const count = requestCount(config, input.count, input.via);
 	const block =
 		input.workerId === undefined
-			? await autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
+			? await autoPool(env, config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
 					issueBlock(env, config, id, n),
 				).take(count, auto.background)
 			: await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);

@@ -1,6 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, ValidationTargets } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { describeValue, IdError } from "../ids/errors";
 import { PRESET_NAMES } from "../ids/foreign-layouts";
 import { configFrom } from "./config";

@@ -20,22 +20,25 @@ afterAll(() => mf?.dispose());
 describe("the typed HTTP client against the running service", () => {
 	it("covers every route", async () => {
 		const ids = idsClient({ baseUrl, token: TOKEN });
-		const named = await ids.snowflake({ workerId: 3, count: 4 });
-		expect(named).toMatchObject({ type: "snowflake", workerId: 3 });
+		const named = await ids.snowflake({ workerId: 903, count: 4 });
+		expect(named).toMatchObject({ type: "snowflake", workerId: 903 });
 		expect(named.ids).toHaveLength(4);
 		const auto = await ids.snowflake();
 		expect(auto.ids).toHaveLength(1);
 		expect((await ids.ulid({ count: 2 })).ids).toHaveLength(2);
 		expect((await ids.ulid({ format: "uuid" })).ids[0]).toMatch(/^[0-9a-f]{8}-/);
 		expect((await ids.uuidv7({ count: 3 })).ids).toHaveLength(3);
-		expect(await ids.decode(named.ids[0] ?? "")).toMatchObject({ type: "snowflake", workerId: 3 });
+		expect(await ids.decode(named.ids[0] ?? "")).toMatchObject({
+			type: "snowflake",
+			workerId: 903,
+		});
 		expect(await ids.layout()).toMatchObject({ timeBits: 41, maxWorkerId: 1023 });
 		expect(await ids.regions()).toMatchObject({
 			workerIds: "0-1023",
 			regions: [],
 			request: { region: null, workerIds: "0-31" },
 		});
-		expect(await ids.stats(3)).toMatchObject({ workerId: 3, issued: 4 });
+		expect(await ids.stats(903)).toMatchObject({ workerId: 903, issued: 4 }); // outside the auto set: no pool draws from it
 		expect(await ids.health()).toEqual({ status: "ok" });
 	});
 

@@ -1,0 +1,132 @@
+/**
+ * The "Active Snowflake layout" panel and the API-token card. The layout is
+ * fetched once and shared with the decoder (a Snowflake's bits depend on it).
+ */
+import { api, errorBox, setToken, tokenEvents } from "./api";
+import { iso } from "./bits";
+import { byId, el, relative } from "./dom";
+
+/** `GET /layout`. */
+export interface ServiceLayout {
+	epoch: number;
+	timeBits: number;
+	workerBits: number;
+	sequenceBits: number;
+	timeUnitMs: number;
+	maxWorkerId: number;
+	maxSequence: number;
+	exhaustsAt: string;
+}
+
+const layoutOut = byId("layout-output");
+let layout: ServiceLayout | undefined;
+let layoutLoading: Promise<ServiceLayout> | undefined;
+
+/** The service's layout, once loaded. */
+export function knownLayout(): ServiceLayout | undefined {
+	return layout;
+}
+
+export function getLayout(): Promise<ServiceLayout> {
+	if (layout) return Promise.resolve(layout);
+	if (!layoutLoading) {
+		layoutLoading = api<ServiceLayout>("/layout").then(
+			(value) => {
+				layout = value;
+				renderLayout(value);
+				return value;
+			},
+			(error: unknown) => {
+				layoutOut.replaceChildren(errorBox(error));
+				throw error;
+			},
+		);
+		const done = () => {
+			layoutLoading = undefined;
+		};
+		layoutLoading.then(done, done);
+	}
+	return layoutLoading;
+}
+
+export function loadLayout(): void {
+	getLayout().catch(() => {});
+}
+
+function renderLayout(l: ServiceLayout): void {
+	const exhausts = Date.parse(l.exhaustsAt);
+	const used = Math.min(100, Math.max(0, ((Date.now() - l.epoch) / (exhausts - l.epoch)) * 100));
+	const item = (term: string, value: Node | string, extra?: string) =>
+		el("div", null, [
+			el("dt", { text: term }),
+			el("dd", null, [value, extra ? el("span", { class: "rel", text: extra }) : null]),
+		]);
+	const split = l.workerBits === 10 ? " (datacenter 0–31 × machine 0–31)" : "";
+	layoutOut.replaceChildren(
+		el("dl", { class: "layout" }, [
+			item(
+				"Bits",
+				`1 sign + ${l.timeBits} time + ${l.workerBits} worker + ${l.sequenceBits} sequence`,
+			),
+			item("Epoch", el("span", { class: "mono", text: iso(l.epoch) }), `${l.epoch} ms since 1970`),
+			item("Tick", `${l.timeUnitMs} ms`),
+			item("Worker IDs", `0–${l.maxWorkerId}${split}`),
+			item("IDs per tick per worker", String(l.maxSequence + 1)),
+			item(
+				"Exhausts at",
+				el("span", { class: "mono", "data-field": "exhaustsAt", text: l.exhaustsAt }),
+				`${relative(exhausts)} · ${used.toFixed(1)}% of its time range used`,
+			),
+		]),
+	);
+	byId("worker-hint").textContent = `0–${l.maxWorkerId}, or blank: the service picks one.`;
+}
+
+// ---- the API token (only when the service has API_TOKEN set) ----
+const auth = byId("auth");
+const authForm = byId<HTMLFormElement>("auth-form");
+const authInput = byId<HTMLInputElement>("token");
+const authMessage = byId("auth-message");
+const authSaved = byId("auth-saved");
+
+tokenEvents.rejected = (hadToken) => {
+	const wasHidden = auth.hidden || authForm.hidden;
+	auth.hidden = false;
+	authForm.hidden = false;
+	authSaved.hidden = true;
+	authMessage.textContent = hadToken
+		? "The service did not accept the saved API token. Enter the right one."
+		: "This service's API needs a token (the page itself is public). It is kept only in this browser tab, in sessionStorage.";
+	if (hadToken) setToken("");
+	if (wasHidden) authInput.focus();
+};
+
+tokenEvents.accepted = () => {
+	if (!authForm.hidden || auth.hidden) {
+		auth.hidden = false;
+		authForm.hidden = true;
+		authSaved.hidden = false;
+		authMessage.textContent = "";
+	}
+};
+
+authForm.addEventListener("submit", (event) => {
+	event.preventDefault();
+	const token = authInput.value.trim();
+	if (!token) {
+		authMessage.textContent = "Enter the token first.";
+		authInput.focus();
+		return;
+	}
+	setToken(token);
+	authInput.value = "";
+	authMessage.textContent = "Checking the token…";
+	loadLayout();
+});
+
+byId("forget-token").addEventListener("click", () => {
+	setToken("");
+	auth.hidden = true;
+	layout = undefined;
+	loadLayout();
+});

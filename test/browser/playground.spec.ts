@@ -1,0 +1,194 @@
+/** The playground against an open service: one test per behaviour. */
+import { join } from "node:path";
+import {
+	bitCells,
+	decode,
+	decodedField,
+	decodeSection,
+	expect,
+	generate,
+	generateSection,
+	generateStatus,
+	idButtons,
+	layoutSection,
+	SCREENSHOTS,
+	SNOWFLAKE,
+	segmentValue,
+	test,
+	ULID,
+	UUIDV7,
+} from "./fixtures";
+
+test.beforeEach(async ({ page }) => {
+	await page.goto("/");
+});
+
+test("shows the active layout and its exhaustion date", async ({ page }) => {
+	const layout = layoutSection(page);
+	await expect(layout).toContainText("2080-07-10T17:30:30.209Z");
+	await expect(layout).toContainText("1 sign + 41 time + 10 worker + 12 sequence");
+	await expect(layout).toContainText("0–1023");
+	await expect(layout).toContainText(/in \d+ years/);
+});
+
+test("generates Snowflakes from an automatic worker ID, in increasing order", async ({ page }) => {
+	const ids = await generate(page, "Snowflake", 5);
+	expect(ids).toHaveLength(5);
+	for (const id of ids) expect(id).toMatch(SNOWFLAKE);
+	const sorted = [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+	expect(new Set(ids).size).toBe(5);
+	expect(ids).toEqual(sorted);
+	await expect(generateStatus(page)).toContainText(/from worker ID \d+/);
+});
+
+test("generates Snowflakes from a chosen worker ID", async ({ page }) => {
+	const ids = await generate(page, "Snowflake", 3, "7");
+	expect(ids).toHaveLength(3);
+	for (const id of ids) expect((BigInt(id) >> 12n) & 1023n).toBe(7n);
+});
+
+test("generates ULIDs, with the worker ID field disabled", async ({ page }) => {
+	const ids = await generate(page, "ULID", 4);
+	expect(ids).toHaveLength(4);
+	for (const id of ids) expect(id).toMatch(ULID);
+	await expect(page.getByLabel("Worker ID")).toBeDisabled();
+});
+
+test("generates 1000 distinct UUIDv7s at once", async ({ page }) => {
+	const ids = await generate(page, "UUIDv7", 1000);
+	expect(ids).toHaveLength(1000);
+	for (const id of ids) expect(id).toMatch(UUIDV7);
+	expect(new Set(ids).size).toBe(1000);
+});
+
+test("refuses a count over 1000 before calling the API", async ({ page }) => {
+	let calls = 0;
+	page.on("request", (request) => {
+		if (request.method() === "POST") calls++;
+	});
+	await page.getByLabel("Count").fill("1001");
+	await page.getByRole("button", { name: "Generate", exact: true }).click();
+	await expect(generateSection(page).getByRole("alert")).toContainText("1 to 1000");
+	expect(calls).toBe(0);
+});
+
+test("shows an API error readably (worker ID out of range)", async ({
+	page,
+	allowFailedRequest,
+}) => {
+	allowFailedRequest("/snowflake/5000");
+	await page.getByLabel("Worker ID").fill("5000");
+	await page.getByLabel("Count").fill("1");
+	await page.getByRole("button", { name: "Generate", exact: true }).click();
+	const alert = generateSection(page).getByRole("alert");
+	await expect(alert).toContainText("Invalid worker id");
+	await expect(alert).toContainText("(invalid_worker_id, HTTP 400)");
+	await expect(alert).toContainText("1023"); // the API's own message
+});
+
+test("decodes a Twitter Snowflake: time, worker split, 64 bits", async ({ page }) => {
+	await decode(page, "910499571847892992");
+	await expect(decodedField(page, "Kind")).toHaveText("Snowflake");
+	await expect(decodedField(page, "Timestamp (Unix ms)")).toHaveText("1505914988849");
+	await expect(decodedField(page, "Time")).toContainText("2017-09-20T13:43:08.849Z");
+	await expect(decodedField(page, "Time")).toContainText(/\(\d+ years ago\)/);
+	await expect(decodedField(page, "Worker ID")).toHaveText("569");
+	await expect(decodedField(page, "Datacenter ID")).toHaveText("17");
+	await expect(decodedField(page, "Machine ID")).toHaveText("25");
+	await expect(segmentValue(page, "Datacenter")).toHaveText("17");
+	await expect(segmentValue(page, "Machine")).toHaveText("25");
+	const bits = (await bitCells(page).allTextContents()).join("");
+	expect(bits).toBe(910499571847892992n.toString(2).padStart(64, "0"));
+	for (const [field, width] of [
+		["sign", 1],
+		["time", 41],
+		["datacenter", 5],
+		["machine", 5],
+		["sequence", 12],
+	] as const) {
+		await expect(bitCells(page, field), field).toHaveCount(width);
+	}
+	await expect(decodeSection(page).getByRole("status")).toContainText("Decoded a Snowflake");
+});
+
+test("clicking a generated ULID decodes it into 128 bits", async ({ page }) => {
+	const [id] = await generate(page, "ULID", 2);
+	await idButtons(page).first().click();
+	await expect(decodeSection(page).getByText(id ?? "", { exact: true })).toBeVisible();
+	await expect(decodedField(page, "Kind")).toHaveText("ULID");
+	await expect(bitCells(page)).toHaveCount(128);
+	await expect(bitCells(page, "time")).toHaveCount(48);
+	await expect(bitCells(page, "random")).toHaveCount(80);
+	await expect(page.getByLabel("Snowflake, ULID or UUID")).toHaveValue(id ?? "");
+});
+
+test("decodes a UUIDv7: time, version, counter, variant, random", async ({ page }) => {
+	await page.getByRole("button", { name: "UUIDv7", exact: true }).click(); // an example
+	await expect(decodedField(page, "Time")).toContainText("2022-02-22T19:22:22.000Z");
+	await expect(bitCells(page)).toHaveCount(128);
+	for (const [field, width] of [
+		["time", 48],
+		["version", 4],
+		["counter", 42],
+		["variant", 2],
+		["random", 32],
+	] as const) {
+		await expect(bitCells(page, field), field).toHaveCount(width);
+	}
+	await expect(segmentValue(page, "Version")).toHaveText("7");
+});
+
+test("shows a bad ID's error readably", async ({ page, allowFailedRequest }) => {
+	allowFailedRequest("/decode/not-an-id");
+	const input = page.getByLabel("Snowflake, ULID or UUID");
+	await input.fill("not-an-id");
+	await input.press("Enter");
+	const alert = decodeSection(page).getByRole("alert");
+	await expect(alert).toContainText(/^Invalid id/);
+	await expect(alert).toContainText("1-19 decimal digits");
+});
+
+test("copies a generated ID to the clipboard", async ({ page }) => {
+	const [id] = await generate(page, "Snowflake", 1);
+	await page.getByRole("button", { name: `Copy ${id}` }).click();
+	await expect(generateStatus(page)).toContainText("Copied ID to the clipboard");
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(id);
+});
+
+test("copies all generated IDs at once", async ({ page }) => {
+	const ids = await generate(page, "ULID", 3);
+	await page.getByRole("button", { name: "Copy all" }).click();
+	await expect(generateStatus(page)).toContainText("Copied 3 IDs");
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ids.join("\n"));
+});
+
+test("shows where keyboard focus is", async ({ page }) => {
+	await page.getByLabel("Count").focus();
+	await page.keyboard.press("Tab");
+	const outline = await page.evaluate(() => {
+		const style = getComputedStyle(document.activeElement as Element);
+		return `${style.outlineStyle} ${style.outlineWidth}`;
+	});
+	expect(outline).toMatch(/^solid [1-9]/);
+});
+
+test("fits a desktop, a phone and the dark scheme without sideways scrolling", async ({ page }) => {
+	const noSidewaysScroll = async () =>
+		expect(
+			await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+		).toBeLessThanOrEqual(0);
+	await decode(page, "910499571847892992");
+	await noSidewaysScroll();
+	await page.screenshot({ path: join(SCREENSHOTS, "playground-desktop.png"), fullPage: true });
+
+	await page.setViewportSize({ width: 390, height: 844 });
+	await generate(page, "Snowflake", 3);
+	await decode(page, "01ARYZ6S41TSV4RRFFQ69G5FAV");
+	await noSidewaysScroll();
+	await page.screenshot({ path: join(SCREENSHOTS, "playground-phone.png"), fullPage: true });
+
+	await page.setViewportSize({ width: 1280, height: 800 });
+	await page.emulateMedia({ colorScheme: "dark" });
+	await decode(page, "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+	await page.screenshot({ path: join(SCREENSHOTS, "playground-dark.png"), fullPage: true });
+});

@@ -13,6 +13,7 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { mixedPoolLoad, type PoolLoadResult } from "./lib/pool-load";
 import { freePort } from "./lib/ports";
 import { startWranglerDev } from "./lib/wrangler-dev";
 
@@ -44,6 +45,7 @@ interface Scenario {
 const scenarios: Scenario[] = [
 	{ name: "/health", target: "edge-ids", path: "/health", idsPerRequest: 0 },
 	{ name: "/snowflake/1", target: "edge-ids", path: "/snowflake/1", idsPerRequest: 1 },
+	{ name: "/snowflake (auto, pooled)", target: "edge-ids", path: "/snowflake", idsPerRequest: 1 },
 	{
 		name: "/snowflake/1?count=10000",
 		target: "edge-ids",
@@ -175,12 +177,26 @@ async function main() {
 		}
 
 		const base = workerOneBaseline ?? { leaseWrites: 0, issued: 0, rolloverWaits: 0 };
+		// The auto route's pools under mixed counts, with a freshness probe.
+		const poolConnections = Math.max(...connectionLevels);
+		const pools: PoolLoadResult = await mixedPoolLoad({
+			base: dev.url,
+			autoWorkerIds: Array.from({ length: 32 }, (_, n) => n), // AUTO_WORKER_IDS 0-31
+			connections: poolConnections,
+			seconds: duration,
+			maxAgeMs: 1000, // POOL_MAX_AGE_MS
+		});
+
 		const best = (name: string, key: "reqPerS" | "idsPerS") =>
 			Math.max(...rows.filter((r) => r.scenario === name).map((r) => r[key]));
 		const health = best("/health", "reqPerS");
 		const single = best("/snowflake/1", "reqPerS");
 		const batch = best("/snowflake/1?count=10000", "idsPerS");
 		const auto = best("/snowflake?count=10000 (auto)", "idsPerS");
+		const autoSingle = best("/snowflake (auto, pooled)", "reqPerS");
+		const ulid = best("/ulid", "reqPerS");
+		const p50Of = (name: string) =>
+			Math.min(...rows.filter((r) => r.scenario === name).map((r) => r.p50));
 		const text = best("/snowflake/1?count=10000 text/plain", "idsPerS");
 		const peerSingle = best("peer /snowflake", "reqPerS");
 		const peerBatch = best("peer /snowflake?count=10000", "idsPerS");
@@ -193,6 +209,9 @@ async function main() {
 			"  vs layout limit 4.096 M/s (goal >= 85%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
 			"auto worker IDs, batches: IDs/s": fmt(auto),
 			"  one worker ID vs auto": `${fmt((batch / auto) * 100, 1)} %`,
+			"auto single req/s vs /ulid (goal >= 0.95x)": `${fmt(autoSingle)} vs ${fmt(ulid)} (${fmt(autoSingle / ulid, 2)}x; best p50 ${fmt(p50Of("/snowflake (auto, pooled)"))} vs ${fmt(p50Of("/ulid"))} ms)`,
+			[`auto requests per object call, counts 1/5/100, c=${poolConnections} (goal >= 50)`]: `${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused)`,
+			"auto IDs older than POOL_MAX_AGE_MS on arrival (goal 0)": `${pools.stale} of ${fmt(pools.probed)} probed (oldest ${fmt(pools.maxAgeSeenMs)} ms)`,
 			"text/plain batches: IDs/s": fmt(text),
 			"peer single req/s vs ours": `${fmt(peerSingle)} vs ${fmt(single)} (ours ${fmt(single / peerSingle, 2)}x)`,
 			"peer batch IDs/s vs ours": `${fmt(peerBatch)} vs ${fmt(batch)} (ours ${fmt(batch / peerBatch, 2)}x)`,

@@ -176,6 +176,7 @@ function report(ledger: Ledger, loadSeconds: number, sortSeconds: number) {
 		`  duplicates               ${n(duplicates)} (snowflake ${stats.duplicates.snowflake}, ulid ${stats.duplicates.ulid}, uuidv7 ${stats.duplicates.uuidv7}; sorted in ${sortSeconds.toFixed(1)} s)`,
 		`  out of order in answer   ${n(stats.outOfOrderInAnswer)}`,
 		`  out of order across      ${n(stats.outOfOrderAcrossAnswers)} of ${n(stats.acrossAnswerChecks)} answers checked against earlier ones`,
+		`  auto IDs too old on send ${n(stats.staleAuto)} (pooled: tick older than POOL_MAX_AGE_MS when the request was sent)`,
 		`  wrong worker ID          ${n(stats.wrongWorkerId)}`,
 		`  malformed / bad time     ${n(stats.malformed)} / ${n(stats.timeOutOfRange)}`,
 		`  5xx                      ${n(stats.status5xx)}`,

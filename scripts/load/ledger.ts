@@ -22,6 +22,8 @@ const CROCKFORD_VALUE = new Map([...CROCKFORD].map((c, i) => [c, BigInt(i)]));
 const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
+/** The server's POOL_MAX_AGE_MS (wrangler.jsonc's default). */
+const POOL_MAX_AGE_MS = 1000;
 
 function ulidValue(text: string): bigint {
 	let value = 0n;
@@ -40,6 +42,8 @@ export function newStats() {
 		duplicates: { snowflake: 0, ulid: 0, uuidv7: 0 },
 		outOfOrderInAnswer: 0,
 		outOfOrderAcrossAnswers: 0,
+		/** Auto (pooled) IDs whose tick began more than POOL_MAX_AGE_MS before the request was sent. */
+		staleAuto: 0,
 		belowEarlierAfterRestart: 0,
 		wrongWorkerId: 0,
 		malformed: 0,
@@ -62,6 +66,7 @@ export type Stats = ReturnType<typeof newStats>;
 export type ViolationKind =
 	| "outOfOrderInAnswer"
 	| "outOfOrderAcrossAnswers"
+	| "staleAuto"
 	| "wrongWorkerId"
 	| "malformed"
 	| "timeOutOfRange"
@@ -113,12 +118,18 @@ export class Ledger {
 		}
 	}
 
-	/** One answer's Snowflakes: `askedWorkerId` from the path, `namedWorkerId` from the body. */
+	/**
+	 * One answer's Snowflakes: `askedWorkerId` from the path, `namedWorkerId` from the body.
+	 * An explicit answer must be above every earlier answer of its worker ID; an auto
+	 * answer (`pooledSince`: when it was sent) comes from a pool and is k-sorted
+	 * instead: its oldest ID's tick began at most POOL_MAX_AGE_MS before it was sent.
+	 */
 	checkSnowflakes(
 		ids: string[],
 		askedWorkerId: number | undefined,
 		namedWorkerId: number | undefined,
 		floorOf: (workerId: number) => bigint,
+		pooledSince?: number,
 	) {
 		const { layout } = this;
 		const sequenceShift = BigInt(layout.sequenceBits);
@@ -147,7 +158,18 @@ export class Ledger {
 		}
 		this.stats.idsChecked.snowflake += ids.length;
 		if (min < 0n || workerId === undefined) return;
-		this.checkTime(layout.epoch + Number(min >> timeShift) * layout.timeUnitMs, `snowflake ${min}`);
+		const minMs = layout.epoch + Number(min >> timeShift) * layout.timeUnitMs;
+		this.checkTime(minMs, `snowflake ${min}`);
+		if (pooledSince !== undefined) {
+			if (minMs < pooledSince - POOL_MAX_AGE_MS) {
+				this.violation(
+					"staleAuto",
+					`auto ${min} carries ${new Date(minMs).toISOString()}, over ${POOL_MAX_AGE_MS} ms before its request was sent`,
+				);
+			}
+			if (max > (this.completedMax[workerId] ?? -1n)) this.completedMax[workerId] = max;
+			return;
+		}
 		const floor = floorOf(workerId);
 		this.stats.acrossAnswerChecks++;
 		if (min <= floor) {
@@ -200,6 +222,7 @@ export class Ledger {
 			s.duplicates.uuidv7 +
 			s.outOfOrderInAnswer +
 			s.outOfOrderAcrossAnswers +
+			s.staleAuto +
 			s.wrongWorkerId +
 			s.malformed +
 			s.timeOutOfRange +

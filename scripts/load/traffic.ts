@@ -28,10 +28,10 @@ export interface Op {
 	format?: "ulid" | "uuid";
 }
 
-/** The next request of the mix: 45% explicit Snowflake, 10% auto, 22% ULID, 23% UUIDv7. */
+/** The next request of the mix: 35% explicit Snowflake, 25% auto (pooled), 20% ULID, 20% UUIDv7. */
 export function nextOp(random: () => number, workerIds: number[], maxBatch: number): Op {
 	const r = random();
-	const kind: Kind = r < 0.45 ? "snowflake" : r < 0.55 ? "auto" : r < 0.77 ? "ulid" : "uuidv7";
+	const kind: Kind = r < 0.35 ? "snowflake" : r < 0.6 ? "auto" : r < 0.8 ? "ulid" : "uuidv7";
 	const c = random();
 	const count =
 		c < 0.4
@@ -81,6 +81,7 @@ export async function send(
 	const path = pathOf(op);
 	const generation = server.generation;
 	const floorOf = ledger.floorNow(op.workerId);
+	const sentAt = Date.now();
 	stats.requests++;
 	inFlight++;
 	let status = 0;
@@ -133,7 +134,13 @@ export async function send(
 		return;
 	}
 	if (op.kind === "snowflake" || op.kind === "auto") {
-		ledger.checkSnowflakes(ids, op.workerId, named, floorOf);
+		ledger.checkSnowflakes(
+			ids,
+			op.workerId,
+			named,
+			floorOf,
+			op.kind === "auto" ? sentAt : undefined,
+		);
 	} else {
 		ledger.check128(op.kind, ids, op.kind === "ulid" ? (op.format ?? "ulid") : "uuid");
 	}

@@ -20,6 +20,7 @@
  * const [id] = await snowflakes.next(1);
  * ```
  */
+export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./blocks";
 export { type Clock, systemClock } from "./clock";
 export {
 	type DecodedId,
@@ -30,6 +31,15 @@ export {
 	decodeSnowflake,
 } from "./decode";
 export { IdError, type IdErrorCode } from "./errors";
+export {
+	customLayout,
+	DECODE_PRESETS,
+	type DecodedForeign,
+	decodeForeign,
+	type ForeignLayout,
+	PRESET_NAMES,
+} from "./foreign-layouts";
+export { type IdBlock, IdPool, type IdPoolOptions, type IdPoolStats } from "./id-pool";
 export {
 	type LayoutConfig,
 	type SnowflakeFields,

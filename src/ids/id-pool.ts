@@ -138,8 +138,13 @@ export class IdPool {
 	private dropStale(block: HeldBlock, now: number): void {
 		const oldest = now - this.options.maxAgeMs;
 		let dropped = 0;
-		while (block.runs.length > 0 && this.options.msOfTick(block.runs[0]!.tick) < oldest) {
-			dropped += block.runs.shift()!.count;
+		for (
+			let run = block.runs[0];
+			run && this.options.msOfTick(run.tick) < oldest;
+			run = block.runs[0]
+		) {
+			block.runs.shift();
+			dropped += run.count;
 		}
 		if (dropped === 0) return;
 		block.available -= dropped;
@@ -160,10 +165,10 @@ export class IdPool {
 	private cut(block: HeldBlock, count: number): IdBlock {
 		const runs: IdRun[] = [];
 		let wanted = count;
-		while (wanted > 0) {
-			const run = block.runs[0]!;
+		for (let run = block.runs[0]; run && wanted > 0; run = block.runs[0]) {
 			if (run.count <= wanted) {
-				runs.push(block.runs.shift()!);
+				block.runs.shift();
+				runs.push(run);
 				wanted -= run.count;
 			} else {
 				runs.push({ tick: run.tick, firstSequence: run.firstSequence, count: wanted });

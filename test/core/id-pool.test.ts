@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { blocksOfRuns, expandBlocks, runsOfBlocks } from "../../src/ids/blocks";
+import {
+	blocksOfRuns,
+	expandBlocks,
+	runsOfBlocks,
+	type SnowflakeBlock,
+} from "../../src/ids/blocks";
 import { type IdBlock, IdPool, type IdPoolOptions } from "../../src/ids/id-pool";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { SnowflakeGenerator } from "../../src/ids/snowflake";
@@ -67,7 +72,7 @@ describe("IdPool", () => {
 	it("drops IDs older than maxAgeMs at the bound, not before", async () => {
 		const { clock, pool, calls } = setup();
 		const first = await pool.take(1);
-		const tickMs = layout.msOf(ticks(first)[0]!);
+		const tickMs = layout.msOf(ticks(first)[0] as number);
 		clock.time = tickMs + 1000; // exactly at the bound: still fresh
 		const atBound = await pool.take(1);
 		expect(ticks(atBound)).toEqual(ticks(first));
@@ -174,7 +179,8 @@ describe("IdPool", () => {
 						for (const block of takes) {
 							const got = ids(block);
 							expect(got).toHaveLength(step.count);
-							for (let i = 1; i < got.length; i++) expect(got[i]! > got[i - 1]!).toBe(true);
+							for (let i = 1; i < got.length; i++)
+								expect((got[i] as bigint) > (got[i - 1] as bigint)).toBe(true);
 							for (const run of block.runs) {
 								expect(clock.now() - layout.msOf(run.tick)).toBeLessThanOrEqual(maxAgeMs);
 							}
@@ -207,8 +213,8 @@ describe("blocks", () => {
 		);
 		expect([...expandBlocks(blocks)]).toEqual(expected);
 		expect(runsOfBlocks(layout, blocks)).toEqual(runs);
-		expect(() => runsOfBlocks(layout, [{ first: blocks[0]!.first, count: 7 }])).toThrow(
-			"crosses a tick",
-		);
+		expect(() =>
+			runsOfBlocks(layout, [{ first: (blocks[0] as SnowflakeBlock).first, count: 7 }]),
+		).toThrow("crosses a tick");
 	});
 });

@@ -24,11 +24,11 @@ function expectUniqueIncreasingPerAnswer(answers: { workerId: number; ids: strin
 	const seen = new Set<string>();
 	for (const { workerId, ids } of answers) {
 		for (let i = 0; i < ids.length; i++) {
-			const id = BigInt(ids[i]!);
+			const id = BigInt(ids[i] as string);
 			expect(Number((id >> 12n) & 1023n)).toBe(workerId);
-			if (i > 0) expect(id > BigInt(ids[i - 1]!)).toBe(true);
-			expect(seen.has(ids[i]!)).toBe(false);
-			seen.add(ids[i]!);
+			if (i > 0) expect(id > BigInt(ids[i - 1] as string)).toBe(true);
+			expect(seen.has(ids[i] as string)).toBe(false);
+			seen.add(ids[i] as string);
 		}
 	}
 }

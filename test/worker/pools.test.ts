@@ -25,9 +25,9 @@ describe("auto /snowflake from the isolate's pool", () => {
 			);
 			expect(status).toBe(200);
 			for (let j = 0; j < body.ids.length; j++) {
-				const id = body.ids[j]!;
+				const id = body.ids[j] as string;
 				expect(workerOf(id)).toBe(body.workerId);
-				if (j > 0) expect(BigInt(id) > BigInt(body.ids[j - 1]!)).toBe(true);
+				if (j > 0) expect(BigInt(id) > BigInt(body.ids[j - 1] as string)).toBe(true);
 				expect(seen.has(id)).toBe(false);
 				seen.add(id);
 			}
@@ -84,11 +84,12 @@ describe("/snowflake/blocks and /snowflake/:workerId/blocks", () => {
 			expect(tickOf(last)).toBe(tickOf(block.first));
 		}
 		const ids = [...expandBlocks(body.blocks)];
-		expect(BigInt(ids[0]!) > BigInt(earlier.ids[0]!)).toBe(true);
-		for (let i = 1; i < ids.length; i++) expect(BigInt(ids[i]!) > BigInt(ids[i - 1]!)).toBe(true);
+		expect(BigInt(ids[0] as string) > BigInt(earlier.ids[0] as string)).toBe(true);
+		for (let i = 1; i < ids.length; i++)
+			expect(BigInt(ids[i] as string) > BigInt(ids[i - 1] as string)).toBe(true);
 		expect(ids.every((id) => workerOf(id) === 5)).toBe(true);
 		const { body: later } = await callJson<{ ids: string[] }>("/snowflake/5");
-		expect(BigInt(later.ids[0]!) > BigInt(ids.at(-1)!)).toBe(true);
+		expect(BigInt(later.ids[0] as string) > BigInt(ids.at(-1) as string)).toBe(true);
 	});
 
 	it("auto blocks come from an auto worker ID", async () => {

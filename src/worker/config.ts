@@ -30,6 +30,8 @@ export interface Config {
 	/** `*` or the exact origins CORS answers. */
 	corsOrigins: "*" | string[];
 	apiToken: string | undefined;
+	/** One JSON log line per request (REQUEST_LOG, default on). */
+	requestLog: boolean;
 }
 
 const VAR_NAMES = [
@@ -51,6 +53,7 @@ const VAR_NAMES = [
 	"MAX_BLOCK_COUNT",
 	"CORS_ORIGINS",
 	"API_TOKEN",
+	"REQUEST_LOG",
 ] as const;
 type VarName = (typeof VAR_NAMES)[number];
 export type ConfigVars = Partial<Record<VarName, string>>;
@@ -84,6 +87,14 @@ function integerVar(
 		);
 	}
 	return parsed.data;
+}
+
+/** "on" or "off" (empty: the default). */
+function switchVar(vars: ConfigVars, name: VarName, fallback: boolean): boolean {
+	const raw = vars[name]?.trim() ?? "";
+	if (raw === "") return fallback;
+	if (raw === "on" || raw === "off") return raw === "on";
+	throw new IdError("invalid_config", `${name} must be "on" or "off"`);
 }
 
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
@@ -184,6 +195,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBlockCount: integerVar(vars, "MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,
+		requestLog: switchVar(vars, "REQUEST_LOG", true),
 	};
 }
 

@@ -66,4 +66,10 @@ describe("request log", () => {
 			expect(lines[0]).not.toContain(TOKEN);
 		}
 	});
+
+	it("writes nothing with REQUEST_LOG=off", async () => {
+		const { response, lines } = await logged("/ulid", undefined, { REQUEST_LOG: "off" });
+		expect(response.status).toBe(200);
+		expect(lines).toEqual([]);
+	});
 });

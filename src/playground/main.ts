@@ -2,6 +2,7 @@
  * The playground's script: generate IDs, copy them, decode any ID into its fields
  * and bits. Every call goes to this service's own routes (same origin).
  */
+import { PRESET_NAMES } from "../ids/foreign-layouts";
 import { ApiError, api, errorBox } from "./api";
 import { type Decoded, kindName, renderDecoded } from "./decoded-view";
 import { byId, copyText, el, flashCopied, relative } from "./dom";
@@ -133,6 +134,11 @@ async function copyWithFeedback(
 // ---- decode ----
 const decodeForm = byId<HTMLFormElement>("decode-form");
 const decodeInput = byId<HTMLInputElement>("decode-input");
+const decodeLayout = byId<HTMLSelectElement>("decode-layout");
+// Other systems' layouts, from the core's presets (the service decodes with the same ones).
+for (const name of PRESET_NAMES) {
+	decodeLayout.append(el("option", { value: name, text: name[0]?.toUpperCase() + name.slice(1) }));
+}
 const decodeButton = byId<HTMLButtonElement>("decode-button");
 const decodeStatus = byId("decode-status");
 const decodeOut = byId("decode-output");
@@ -147,6 +153,7 @@ decodeForm.addEventListener("submit", (event) => {
 for (const button of document.querySelectorAll<HTMLButtonElement>("button.example")) {
 	button.addEventListener("click", () => {
 		decodeInput.value = button.dataset.id ?? "";
+		decodeLayout.value = button.dataset.layout ?? "";
 		decode(decodeInput.value, false);
 	});
 }
@@ -165,8 +172,11 @@ async function decode(rawText: string, reveal: boolean): Promise<void> {
 	decodeButton.disabled = true;
 	decodeStatus.textContent = "Decoding…";
 	try {
-		const decoded = await api<Decoded>(decodePath(text));
-		const layout = decoded.type === "snowflake" ? await getLayout() : knownLayout();
+		const preset = decodeLayout.value || undefined;
+		const decoded = await api<Decoded>(decodePath(text, preset));
+		// Another system's layout has its own fields: listed, without this service's bit diagram.
+		const layout =
+			decoded.type !== "snowflake" ? knownLayout() : preset ? undefined : await getLayout();
 		if (run !== decodeRun) return;
 		decodeOut.replaceChildren(
 			renderDecoded(decoded, layout, (button) => copyDecoded(button, decoded.id)),

@@ -111,6 +111,15 @@ test("decodes a Twitter Snowflake: time, worker split, 64 bits", async ({ page }
 	await expect(decodeSection(page).getByRole("status")).toContainText("Decoded a Snowflake");
 });
 
+test("decodes another system's ID with a layout preset (Discord)", async ({ page }) => {
+	await page.getByRole("combobox", { name: "Snowflake layout" }).selectOption("discord");
+	await decode(page, "175928847299117063");
+	await expect(decodedField(page, "Time")).toContainText("2016-04-30T11:18:25.796Z");
+	await expect(decodedField(page, "Worker ID")).toHaveText("1");
+	await expect(decodedField(page, "processId")).toHaveText("0");
+	await expect(decodedField(page, "increment")).toHaveText("7");
+});
+
 test("clicking a generated ULID decodes it into 128 bits", async ({ page }) => {
 	const [id] = await generate(page, "ULID", 2);
 	await idButtons(page).first().click();

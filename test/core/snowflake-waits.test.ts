@@ -7,12 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator, type SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
+import { SnowflakeLayout } from "../../src/ids/layout";
 import { parseConfig } from "../../src/worker/config";
 import { FrozenClock } from "./fake-clock";
+import { generator } from "./snowflake-setup";
 
-const twitter = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
 /** One-second ticks of two IDs each: batches need many ticks. */
 const slow = new SnowflakeLayout({
 	epoch: 0,
@@ -21,23 +20,6 @@ const slow = new SnowflakeLayout({
 	sequenceBits: 1,
 	timeUnitMs: 1000,
 });
-
-function generator(clock: Clock, options: Partial<SnowflakeGeneratorOptions> = {}) {
-	const marks: number[] = [];
-	const gen = new SnowflakeGenerator({
-		layout: twitter,
-		workerId: 7,
-		clock,
-		maxBackwardMs: 1000,
-		leaseMs: 1000,
-		persistMark: (tick) => {
-			marks.push(tick);
-		},
-		random: () => 0,
-		...options,
-	});
-	return { gen, marks };
-}
 
 /** A clock that never moves, not even while sleeping; sleeps return at once. */
 class StuckClock implements Clock {

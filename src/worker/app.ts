@@ -11,6 +11,7 @@ import { type Config, configFrom } from "./config";
 import { errorResponse, serviceError } from "./errors";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
+import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { regionRoutes } from "./routes/regions";
@@ -18,7 +19,7 @@ import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 
 /** Paths that need no token even when API_TOKEN is set. */
-const PUBLIC_PATHS = new Set(["/", "/health"]);
+const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
 
 // Middleware built from the config, once per config (i.e. per isolate).
 const corsFor = new WeakMap<Config, MiddlewareHandler>();
@@ -134,6 +135,7 @@ const headIssuesNothing: MiddlewareHandler<AppEnv> = (c, next) => {
 const routes = base
 	.use(headIssuesNothing)
 	.route("/", pageRoutes)
+	.route("/", docsRoutes)
 	.route("/", metaRoutes)
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)

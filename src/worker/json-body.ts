@@ -17,10 +17,11 @@ import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
 import { countRule, invalidFormat } from "./operations";
 
-export const countBody = z.object({ count: z.number().int().optional() });
+const count = z.number().int().optional().describe("How many (as in the query); default 1");
+export const countBody = z.object({ count });
 export const ulidBody = z.object({
-	count: z.number().int().optional(),
-	format: z.enum(["ulid", "uuid"]).optional(),
+	count,
+	format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
 });
 
 const NOT_AN_OBJECT =

@@ -24,20 +24,34 @@ const decimalInteger = z
 	.regex(/^[0-9]+$/)
 	.transform(Number);
 
-export const countQuery = z.object({ count: decimalInteger.optional() });
-export const ulidQuery = z.object({
-	count: decimalInteger.optional(),
-	format: z.enum(["ulid", "uuid"]).optional(),
+// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
+const count = decimalInteger
+	.optional()
+	.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
+const format = z
+	.enum(["ulid", "uuid"])
+	.optional()
+	.describe("ulid (default), or the same 128 bits written as a UUID");
+const width = (what: string) => decimalInteger.optional().describe(what);
+
+export const countQuery = z.object({ count });
+export const ulidQuery = z.object({ count, format });
+export const workerIdParam = z.object({
+	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 });
-export const workerIdParam = z.object({ workerId: decimalInteger });
-export const idParam = z.object({ id: z.string() });
+export const idParam = z.object({
+	id: z.string().describe("A Snowflake (decimal), a ULID, or a UUID (any common form)"),
+});
 export const decodeQuery = z.object({
-	layout: z.enum(PRESET_NAMES).optional(),
-	timeBits: decimalInteger.optional(),
-	workerBits: decimalInteger.optional(),
-	sequenceBits: decimalInteger.optional(),
-	epoch: decimalInteger.optional(),
-	timeUnitMs: decimalInteger.optional(),
+	layout: z
+		.enum(PRESET_NAMES)
+		.optional()
+		.describe("Read a Snowflake-like ID under another system's layout"),
+	timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
+	workerBits: width("Explicit layout: bits of the worker ID"),
+	sequenceBits: width("Explicit layout: bits of the sequence"),
+	epoch: width("Explicit layout: the epoch in Unix ms (default: the service's)"),
+	timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
 });
 
 /** The raw value the client sent, for the error message. */

@@ -1,6 +1,7 @@
 import { hc } from "hono/client";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids } from "../../src/api";
 import { IdsError, idErrorCode, idsClient } from "../../src/client";
 import type { AppType } from "../../src/index";
 import { startServiceAndConsumer } from "./setup";
@@ -81,6 +82,29 @@ describe("the typed HTTP client against the running service", () => {
 		expectTypeOf(body.ids).toEqualTypeOf<string[]>();
 		expect(body).toMatchObject({ type: "snowflake", workerId: 5 });
 		expect(body.ids).toHaveLength(2);
+	});
+
+	it("types every ID route's json() from the routes themselves (type-level)", () => {
+		type Api = ReturnType<typeof hc<AppType>>;
+		type JsonOf<Call> = Call extends (...args: never[]) => Promise<infer Answer>
+			? Answer extends { json(): Promise<infer Body> }
+				? Body
+				: never
+			: never;
+		expectTypeOf<JsonOf<Api["snowflake"]["$get"]>>().toEqualTypeOf<SnowflakeIds>();
+		expectTypeOf<JsonOf<Api["snowflake"]["$post"]>>().toEqualTypeOf<SnowflakeIds>();
+		expectTypeOf<JsonOf<Api["snowflake"][":workerId"]["$post"]>>().toEqualTypeOf<SnowflakeIds>();
+		expectTypeOf<JsonOf<Api["ulid"]["$get"]>>().toEqualTypeOf<UlidIds>();
+		expectTypeOf<JsonOf<Api["ulid"]["$post"]>>().toEqualTypeOf<UlidIds>();
+		expectTypeOf<JsonOf<Api["uuidv7"]["$post"]>>().toEqualTypeOf<UuidV7Ids>();
+		expectTypeOf<JsonOf<Api["snowflake"]["blocks"]["$get"]>>().toEqualTypeOf<SnowflakeBlocks>();
+		expectTypeOf<
+			JsonOf<Api["snowflake"][":workerId"]["blocks"]["$post"]>
+		>().toEqualTypeOf<SnowflakeBlocks>();
+		// The query's parameters stay typed as what the validators read.
+		expectTypeOf<Parameters<Api["ulid"]["$get"]>[0]>().toExtend<{
+			query: { count?: string; format?: "ulid" | "uuid" };
+		}>();
 	});
 
 	it("needs the token over HTTP", async () => {

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { configFrom } from "../config";
+import { operation } from "../openapi/describe";
+import { decodedSchema, healthSchema, layoutSchema } from "../openapi/schemas";
 import { decode } from "../operations";
 import { decodeQuery, idParam, validate } from "../validation";
 
@@ -12,3 +14,33 @@ export const metaRoutes = new Hono<AppEnv>()
 	)
 	// An empty ID is an invalid ID (as over RPC), not an unknown path.
 	.get("/decode/", (c) => c.json(decode(c.env, "")));
+
+export const metaOperations = [
+	operation({
+		method: "get",
+		path: "/health",
+		summary: "Liveness",
+		tag: "Service",
+		ok: healthSchema,
+		public: true,
+		unlimited: true,
+	}),
+	operation({
+		method: "get",
+		path: "/layout",
+		summary: "The Snowflake layout this deployment issues IDs under",
+		tag: "Service",
+		ok: layoutSchema,
+	}),
+	operation({
+		method: "get",
+		path: "/decode/{id}",
+		summary: "Decode a Snowflake, ULID or UUID",
+		description:
+			"1-19 decimal digits is a Snowflake under the service's layout, 26 characters a ULID, a UUID with or without hyphens, in braces or as urn:uuid:. `layout` (a preset) or explicit widths read other systems' Snowflake-like IDs (up to 64 bits).",
+		tag: "Decode",
+		params: idParam,
+		query: decodeQuery,
+		ok: decodedSchema,
+	}),
+];

@@ -7,5 +7,17 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
+import { operation } from "../openapi/describe";
 
 export const pageRoutes = new Hono<AppEnv>().get("/", (c) => c.env.ASSETS.fetch(c.req.raw));
+
+export const pageOperations = [
+	operation({
+		method: "get",
+		path: "/",
+		summary: "The playground (HTML)",
+		tag: "Service",
+		html: true,
+		public: true,
+	}),
+];

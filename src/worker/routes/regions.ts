@@ -3,6 +3,8 @@ import type { RegionsInfo } from "../../api";
 import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
 import { type Config, configFrom } from "../config";
+import { operation } from "../openapi/describe";
+import { regionsSchema } from "../openapi/schemas";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 
 /**
@@ -32,3 +34,13 @@ export type { RegionsInfo };
 export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) =>
 	c.json(regionsInfo(configFrom(c.env), c.req.raw.cf), 200, { "Cache-Control": "no-store" }),
 );
+
+export const regionOperations = [
+	operation({
+		method: "get",
+		path: "/regions",
+		summary: "Worker IDs by region, and where an auto request from this caller goes",
+		tag: "Service",
+		ok: regionsSchema,
+	}),
+];

@@ -3,6 +3,8 @@ import type { AppEnv } from "../app-env";
 import { configFrom } from "../config";
 import { countBody, queryAndBody, validateBody } from "../json-body";
 import { noteRequest } from "../middleware/request-log";
+import { operation } from "../openapi/describe";
+import { blocksSchema, snowflakeIdsSchema, statsSchema } from "../openapi/schemas";
 import { snowflakeBlocks, snowflakeIds, snowflakeStats } from "../operations";
 import { idsResponse } from "../respond";
 import { countQuery, validate, workerIdParam } from "../validation";
@@ -73,3 +75,69 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 		const { workerId } = c.req.valid("param");
 		return c.json(await snowflakeStats(c.env, workerId), 200, NO_STORE);
 	});
+
+const tag = "Snowflake";
+const auto = { tag, objects: true, query: countQuery } as const;
+const named = { ...auto, params: workerIdParam } as const;
+const ids = { ok: snowflakeIdsSchema, ids: true } as const;
+const runs = { ok: blocksSchema } as const;
+const AUTO =
+	"Snowflakes from a worker ID this deployment picks (near the caller, from a per-isolate pool)";
+const NAMED = "Snowflakes from one worker ID, strictly increasing";
+const BLOCKS =
+	"Blocks of consecutive Snowflakes ({first, count}) from one object call, never pooled";
+const NAMED_BLOCKS = "Blocks of consecutive Snowflakes from one worker ID";
+
+export const snowflakeOperations = [
+	operation({ ...auto, ...runs, method: "get", path: "/snowflake/blocks", summary: BLOCKS }),
+	operation({
+		...auto,
+		...runs,
+		method: "post",
+		path: "/snowflake/blocks",
+		summary: BLOCKS,
+		body: countBody,
+	}),
+	operation({
+		...named,
+		...runs,
+		method: "get",
+		path: "/snowflake/{workerId}/blocks",
+		summary: NAMED_BLOCKS,
+	}),
+	operation({
+		...named,
+		...runs,
+		method: "post",
+		path: "/snowflake/{workerId}/blocks",
+		summary: NAMED_BLOCKS,
+		body: countBody,
+	}),
+	operation({ ...auto, ...ids, method: "get", path: "/snowflake", summary: AUTO }),
+	operation({
+		...auto,
+		...ids,
+		method: "post",
+		path: "/snowflake",
+		summary: AUTO,
+		body: countBody,
+	}),
+	operation({ ...named, ...ids, method: "get", path: "/snowflake/{workerId}", summary: NAMED }),
+	operation({
+		...named,
+		...ids,
+		method: "post",
+		path: "/snowflake/{workerId}",
+		summary: NAMED,
+		body: countBody,
+	}),
+	operation({
+		tag,
+		objects: true,
+		params: workerIdParam,
+		ok: statsSchema,
+		method: "get",
+		path: "/snowflake/{workerId}/stats",
+		summary: "Counters of one worker ID's object (they survive restarts)",
+	}),
+];

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
+import { operation } from "../openapi/describe";
+import { ulidIdsSchema, uuidv7IdsSchema } from "../openapi/schemas";
 import { ulidIds, uuidv7Ids } from "../operations";
 import { idsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
@@ -19,3 +21,27 @@ export const statelessRoutes = new Hono<AppEnv>()
 	.post("/uuidv7", validate("query", countQuery), validateBody(countBody), (c) =>
 		idsResponse(c, uuidv7Ids(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))),
 	);
+
+const ULID_SUMMARY = "ULIDs (format=uuid: the same 128 bits as UUIDs)";
+const UUIDV7_SUMMARY = "UUIDv7s";
+const ulid = {
+	path: "/ulid",
+	tag: "ULID and UUIDv7",
+	query: ulidQuery,
+	ok: ulidIdsSchema,
+	ids: true,
+} as const;
+const uuidv7 = {
+	path: "/uuidv7",
+	tag: "ULID and UUIDv7",
+	query: countQuery,
+	ok: uuidv7IdsSchema,
+	ids: true,
+} as const;
+
+export const statelessOperations = [
+	operation({ ...ulid, method: "get", summary: ULID_SUMMARY }),
+	operation({ ...ulid, method: "post", summary: ULID_SUMMARY, body: ulidBody }),
+	operation({ ...uuidv7, method: "get", summary: UUIDV7_SUMMARY }),
+	operation({ ...uuidv7, method: "post", summary: UUIDV7_SUMMARY, body: countBody }),
+];

@@ -1,0 +1,123 @@
+/**
+ * One OpenAPI operation per route, from the schemas that validate its input
+ * (../validation.ts, ../json-body.ts) and those of its answers (./schemas.ts),
+ * with the error answers the service really gives it: 400 when it has input,
+ * 401 unless public, 429 unless exempt from rate limiting, 500 always, 503 when
+ * it reaches a Durable Object. Each route file exports its operations next to
+ * its routes; ../routes/docs.ts builds the document from them.
+ *
+ *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: ulidIdsSchema, ids: true })
+ */
+import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
+import type * as z from "zod";
+import { errorSchema } from "./schemas";
+
+export interface OperationSpec {
+	method: "get" | "post";
+	/** OpenAPI form: `/snowflake/{workerId}`. */
+	path: string;
+	summary: string;
+	description?: string;
+	tag: "Snowflake" | "ULID and UUIDv7" | "Decode" | "Service";
+	params?: z.ZodObject;
+	query?: z.ZodObject;
+	/** A JSON body; optional (another Content-Type is ignored). */
+	body?: z.ZodObject;
+	/** The 200 answer's JSON schema (absent: `html` or a document). */
+	ok?: z.ZodType;
+	/** A generation answer: also one ID per line for `Accept: text/plain`. */
+	ids?: boolean;
+	/** Answers HTML (the playground, the reference page). */
+	html?: boolean;
+	/** Needs no token even when API_TOKEN is set. */
+	public?: boolean;
+	/** Not counted by the rate limiter (`/health`). */
+	unlimited?: boolean;
+	/** Reaches a Durable Object, so may answer 503 with Retry-After. */
+	objects?: boolean;
+}
+
+const RETRY_AFTER = {
+	"Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+} as const;
+
+function errorAnswer(status: number, description: string, retry = false) {
+	return {
+		description,
+		...(retry ? { headers: RETRY_AFTER } : {}),
+		content: { "application/json": { schema: errorSchema(status) } },
+	};
+}
+
+function success(spec: OperationSpec) {
+	if (spec.html)
+		return {
+			description: "An HTML page",
+			content: { "text/html": { schema: { type: "string" as const } } },
+		};
+	const content: Record<string, { schema: z.ZodType | { type: "string" } }> = {
+		"application/json": { schema: spec.ok as z.ZodType },
+	};
+	if (spec.ids) content["text/plain"] = { schema: { type: "string" } };
+	return {
+		description: spec.ids
+			? "The IDs; with `Accept: text/plain`, one ID per line. Never cached."
+			: "The answer",
+		content,
+	};
+}
+
+/** The route's OpenAPI description. */
+export function operation(spec: OperationSpec): RouteConfig {
+	const hasInput = spec.params || spec.query || spec.body;
+	return {
+		method: spec.method,
+		path: spec.path,
+		summary: spec.summary,
+		...(spec.description ? { description: spec.description } : {}),
+		tags: [spec.tag],
+		security: spec.public ? [] : [{ bearerToken: [] }],
+		request: {
+			...(spec.params ? { params: spec.params } : {}),
+			...(spec.query ? { query: spec.query } : {}),
+			...(spec.body
+				? {
+						body: {
+							required: false,
+							description:
+								"The query's fields as a JSON object (numbers as numbers); a name may be given in one place only. Read only with `Content-Type: application/json`; an empty body asks for the defaults.",
+							content: { "application/json": { schema: spec.body } },
+						},
+					}
+				: {}),
+		},
+		responses: {
+			200: success(spec),
+			...(hasInput
+				? {
+						400: errorAnswer(
+							400,
+							"A parameter or the body is invalid; the message names it and what is allowed",
+						),
+					}
+				: {}),
+			...(spec.public
+				? {}
+				: { 401: errorAnswer(401, "API_TOKEN is set and the request has no valid bearer token") }),
+			...(spec.unlimited ? {} : { 429: errorAnswer(429, "Over the RATE_LIMITER budget", true) }),
+			500: errorAnswer(
+				500,
+				"The deployment is misconfigured, or an unexpected failure (no details)",
+			),
+			...(spec.objects
+				? {
+						503: errorAnswer(
+							503,
+							"The worker ID's object is unavailable, overloaded or waiting out a clock regression",
+							true,
+						),
+					}
+				: {}),
+		},
+	};
+}

@@ -1,0 +1,152 @@
+/**
+ * The service's answers as zod schemas, for the OpenAPI document only: requests are
+ * validated by the schemas in ../validation.ts and ../json-body.ts (which the
+ * document also uses), answers are built by the operations. test/integration/openapi.test.ts
+ * checks these against the TypeScript wire types (src/api.ts) and against live answers.
+ */
+import * as z from "zod";
+import { type ServiceErrorCode, STATUS_OF } from "../../api";
+import { LOCATION_HINTS } from "../../ids/regions";
+
+const decimalId = z.string().regex(/^[0-9]+$/);
+const isoTime = z.string().describe("The same instant as an ISO 8601 string");
+const unixMs = z.number().int().describe("Unix milliseconds");
+
+export const healthSchema = z.object({ status: z.literal("ok") });
+
+export const snowflakeIdsSchema = z.object({
+	type: z.literal("snowflake"),
+	workerId: z.number().int(),
+	ids: z.array(decimalId).describe("Snowflake IDs in decimal (64-bit: strings)"),
+});
+export const ulidIdsSchema = z.object({
+	type: z.literal("ulid"),
+	ids: z.array(z.string()).describe("ULIDs, or with format=uuid the same bits as UUIDs"),
+});
+export const uuidv7IdsSchema = z.object({
+	type: z.literal("uuidv7"),
+	ids: z.array(
+		z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+	),
+});
+
+export const blocksSchema = z.object({
+	type: z.literal("snowflake-blocks"),
+	workerId: z.number().int(),
+	blocks: z
+		.array(
+			z.object({ first: decimalId.describe("The first ID, in decimal"), count: z.number().int() }),
+		)
+		.describe("Runs of consecutive IDs: first, first + 1, … first + count - 1"),
+});
+
+export const layoutSchema = z.object({
+	epoch: unixMs,
+	timeBits: z.number().int(),
+	workerBits: z.number().int(),
+	sequenceBits: z.number().int(),
+	timeUnitMs: z.number().int(),
+	maxWorkerId: z.number().int(),
+	maxSequence: z.number().int(),
+	exhaustsAt: isoTime.describe("The first instant the layout cannot represent"),
+});
+
+export const statsSchema = z.object({
+	workerId: z.number().int(),
+	issued: z.number().int().describe("IDs handed out"),
+	requests: z.number().int(),
+	clockRegressions: z.number().int(),
+	maxRegressionMs: z.number(),
+	rolloverWaits: z.number().int(),
+	leaseWrites: z.number().int(),
+	maxLeadMs: z.number(),
+	lastTimestamp: unixMs
+		.nullable()
+		.describe("Start of the last issued tick; null before the first ID"),
+});
+
+const geoPoint = z.object({ latitude: z.number(), longitude: z.number() });
+const workerIdSet = z.string().describe('Worker-ID ranges such as "0-7,16"');
+
+export const regionsSchema = z.object({
+	workerIds: workerIdSet,
+	autoWorkerIds: workerIdSet,
+	regions: z.array(
+		z.object({
+			hint: z.enum(LOCATION_HINTS),
+			workerIds: workerIdSet,
+			point: geoPoint.extend({ place: z.string() }),
+			distanceKm: z.number().int().nullable(),
+		}),
+	),
+	request: z.object({
+		location: geoPoint.nullable(),
+		region: z.enum(LOCATION_HINTS).nullable(),
+		workerIds: workerIdSet,
+	}),
+});
+
+const decodedSnowflake = z
+	.object({
+		type: z.literal("snowflake"),
+		id: decimalId,
+		timestamp: unixMs,
+		time: isoTime,
+		workerId: z.number().int(),
+		sequence: z.number().int(),
+		datacenterId: z.number().int().optional().describe("Under the Twitter layout"),
+		machineId: z.number().int().optional().describe("Under the Twitter layout"),
+	})
+	.describe("A Snowflake under the service's own layout");
+const decodedForeign = z
+	.object({
+		type: z.literal("snowflake"),
+		id: decimalId,
+		layout: z.string().describe('The preset\'s name, or "custom"'),
+		timestamp: unixMs,
+		time: isoTime,
+	})
+	.catchall(z.number().int())
+	.describe("A Snowflake-like ID under a preset or explicit layout, with that layout's fields");
+const decodedUlid = z.object({
+	type: z.literal("ulid"),
+	id: z.string().describe("Canonical form"),
+	timestamp: unixMs,
+	time: isoTime,
+	randomness: z.string().regex(/^[0-9a-f]{20}$/),
+	uuid: z.string(),
+});
+const decodedUuidV7 = z.object({
+	type: z.literal("uuidv7"),
+	id: z.string(),
+	version: z.literal(7),
+	timestamp: unixMs,
+	time: isoTime,
+	ulid: z.string(),
+});
+const decodedUuid = z.object({
+	type: z.literal("uuid"),
+	id: z.string(),
+	version: z.number().int(),
+	ulid: z.string(),
+});
+export const decodedSchema = z.union([
+	decodedSnowflake,
+	decodedForeign,
+	decodedUlid,
+	decodedUuidV7,
+	decodedUuid,
+]);
+
+const CODES = Object.keys(STATUS_OF) as ServiceErrorCode[];
+
+/** `{"error":{"code","message"}}` with the codes answered under `status` (all codes without one). */
+export function errorSchema(status?: number) {
+	const codes = CODES.filter((code) => status === undefined || STATUS_OF[code] === status);
+	return z.object({
+		error: z.object({
+			code: z.enum(codes as [ServiceErrorCode, ...ServiceErrorCode[]]),
+			message: z.string().describe("What was wrong and what is allowed"),
+		}),
+	});
+}

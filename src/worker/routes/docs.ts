@@ -1,0 +1,125 @@
+/**
+ * `GET /openapi.json`: the OpenAPI 3.1 description of every route, built from the
+ * operations each route file exports (see ../openapi/describe.ts), once per isolate.
+ * `GET /docs`: a reference page rendered by Scalar's API reference, loaded from
+ * jsDelivr at a pinned version with Subresource Integrity, under a CSP that allows
+ * that one script, the document and nothing else. Both are public, like `/health`:
+ * they describe the API and hold no data.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { Hono } from "hono";
+import * as z from "zod";
+import { version } from "../../../package.json";
+import type { AppEnv } from "../app-env";
+import { operation } from "../openapi/describe";
+import { metaOperations } from "./meta";
+import { pageOperations } from "./page";
+import { regionOperations } from "./regions";
+import { snowflakeOperations } from "./snowflake";
+import { statelessOperations } from "./stateless";
+
+const DESCRIPTION = `Unique, sortable IDs from Cloudflare Workers: Snowflake IDs (64-bit, as decimal strings) from one Durable Object per worker ID, ULIDs and UUIDv7s made in the Worker, and a decoder for them and for other systems' Snowflake-like IDs.
+
+Every error answers \`{"error":{"code","message"}}\`; the message says what was wrong and what is allowed. A path no route serves answers 404 \`not_found\`; a known path with a method it does not take answers 405 \`method_not_allowed\` with \`Allow\` (HEAD included on the routes that issue IDs). Routes need \`Authorization: Bearer <token>\` only when the deployment sets API_TOKEN.`;
+
+const docsOperations = [
+	operation({
+		method: "get",
+		path: "/openapi.json",
+		summary: "This OpenAPI 3.1 document",
+		tag: "Service",
+		ok: z.record(z.string(), z.unknown()),
+		public: true,
+	}),
+	operation({
+		method: "get",
+		path: "/docs",
+		summary: "The API reference (HTML)",
+		tag: "Service",
+		html: true,
+		public: true,
+	}),
+];
+
+/** The document, generated on first use (module scope must not do the work at startup). */
+let document: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
+
+export function openApiDocument() {
+	if (document) return document;
+	const registry = new OpenAPIRegistry();
+	registry.registerComponent("securitySchemes", "bearerToken", {
+		type: "http",
+		scheme: "bearer",
+		description: "The deployment's API_TOKEN; required only when it is set",
+	});
+	for (const route of [
+		...pageOperations,
+		...docsOperations,
+		...metaOperations,
+		...regionOperations,
+		...snowflakeOperations,
+		...statelessOperations,
+	]) {
+		registry.registerPath(route);
+	}
+	document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+		openapi: "3.1.0",
+		info: { title: "edge-ids", version, description: DESCRIPTION },
+	});
+	return document;
+}
+
+// Scalar's API reference, pinned: bump the version and the hash together
+// (`openssl dgst -sha384 -binary dist/browser/standalone.js | base64` over the npm tarball).
+const SCALAR =
+	"https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js";
+const SCALAR_SRI = "sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK";
+// No fonts, telemetry, agent or MCP calls to scalar.com: the page talks to this origin only.
+const SCALAR_CONFIG = JSON.stringify({
+	withDefaultFonts: false,
+	telemetry: false,
+	agent: { disabled: true },
+	mcp: { disabled: true },
+	showDeveloperTools: "never",
+});
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>edge-ids API reference</title>
+</head>
+<body>
+<script id="api-reference" type="application/json" data-url="/openapi.json" data-configuration='${SCALAR_CONFIG}'></script>
+<script src="${SCALAR}" integrity="${SCALAR_SRI}" crossorigin="anonymous"></script>
+<noscript>The reference needs JavaScript; the description itself is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+</body>
+</html>
+`;
+
+/**
+ * Exactly what the page loads: the pinned script, the document and "try it" calls
+ * to this origin, the styles and images the UI writes inline. Nothing may frame it.
+ */
+export const DOCS_CSP = [
+	"default-src 'none'",
+	`script-src ${SCALAR}`,
+	"style-src 'unsafe-inline'",
+	"img-src 'self' data:",
+	"font-src data:",
+	"connect-src 'self'",
+	"base-uri 'none'",
+	"form-action 'none'",
+	"frame-ancestors 'none'",
+].join("; ");
+
+export const docsRoutes = new Hono<AppEnv>()
+	.get("/openapi.json", (c) => c.json(openApiDocument()))
+	.get("/docs", (c) =>
+		c.html(DOCS_PAGE, 200, {
+			"Content-Security-Policy": DOCS_CSP,
+			"X-Content-Type-Options": "nosniff",
+			"Referrer-Policy": "no-referrer",
+		}),
+	);

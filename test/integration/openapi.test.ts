@@ -1,0 +1,183 @@
+/**
+ * The OpenAPI document served by the real bundle: valid OpenAPI 3.1, and true of
+ * the service — every documented operation is called here, and its live answers
+ * (successes and errors) must match the document's schemas for that status.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServiceAndConsumer } from "./setup";
+
+const TOKEN = "openapi-test-secret";
+let mf: Miniflare;
+let baseUrl: URL;
+// biome-ignore lint/suspicious/noExplicitAny: a parsed OpenAPI document
+let document: any;
+
+beforeAll(async () => {
+	const started = await startServiceAndConsumer({ apiToken: TOKEN });
+	mf = started.mf;
+	baseUrl = started.url;
+	const answer = await fetch(new URL("/openapi.json", baseUrl)); // public: no token
+	expect(answer.status).toBe(200);
+	document = await answer.json();
+}, 120_000);
+
+afterAll(() => mf?.dispose());
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+interface Call {
+	method: "get" | "post";
+	/** The documented path this call exercises. */
+	operation: string;
+	url: string;
+	body?: unknown;
+	token?: boolean;
+	accept?: string;
+}
+
+async function call({ method, url, body, token = true, accept }: Call) {
+	const headers: Record<string, string> = {};
+	if (token) headers.Authorization = `Bearer ${TOKEN}`;
+	if (body !== undefined) headers["Content-Type"] = "application/json";
+	if (accept) headers.Accept = accept;
+	return fetch(new URL(url, baseUrl), {
+		method: method.toUpperCase(),
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+}
+
+/** Calls and checks the answer against the document's schema for its status. */
+async function conforms(c: Call, expectedStatus: number) {
+	const answer = await call(c);
+	const text = await answer.text();
+	expect(answer.status, `${c.method} ${c.url}: ${text}`).toBe(expectedStatus);
+	const documented = document.paths[c.operation]?.[c.method]?.responses?.[String(expectedStatus)];
+	expect(documented, `${c.method} ${c.operation} documents ${expectedStatus}`).toBeDefined();
+	const type = (answer.headers.get("Content-Type") ?? "").split(";")[0] ?? "";
+	const schema = documented.content?.[type]?.schema;
+	expect(schema, `${c.method} ${c.operation} ${expectedStatus} documents ${type}`).toBeDefined();
+	if (type === "application/json") {
+		const validate = ajv.compile(schema);
+		const body = JSON.parse(text);
+		expect(validate(body), `${c.method} ${c.url}: ${JSON.stringify(validate.errors)}`).toBe(true);
+	}
+	return { answer, text };
+}
+
+const ULID = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+const UUID_V7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+const UUID_V4 = "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+const DISCORD_ID = "175928847299117063";
+
+/** At least one successful call per documented operation. */
+const SUCCESSES: Call[] = [
+	{ method: "get", operation: "/openapi.json", url: "/openapi.json", token: false },
+	{ method: "get", operation: "/health", url: "/health", token: false },
+	{ method: "get", operation: "/layout", url: "/layout" },
+	{ method: "get", operation: "/regions", url: "/regions" },
+	{ method: "get", operation: "/decode/{id}", url: "/decode/1288834974657" },
+	{ method: "get", operation: "/decode/{id}", url: `/decode/${ULID}` },
+	{ method: "get", operation: "/decode/{id}", url: `/decode/${UUID_V7}` },
+	{ method: "get", operation: "/decode/{id}", url: `/decode/${UUID_V4}` },
+	{ method: "get", operation: "/decode/{id}", url: `/decode/${DISCORD_ID}?layout=discord` },
+	{ method: "get", operation: "/decode/{id}", url: `/decode/${DISCORD_ID}?layout=sonyflake` },
+	{ method: "get", operation: "/snowflake", url: "/snowflake?count=3" },
+	{ method: "post", operation: "/snowflake", url: "/snowflake", body: { count: 2 } },
+	{ method: "get", operation: "/snowflake/{workerId}", url: "/snowflake/7?count=3" },
+	{ method: "post", operation: "/snowflake/{workerId}", url: "/snowflake/7", body: { count: 2 } },
+	{ method: "get", operation: "/snowflake/blocks", url: "/snowflake/blocks?count=5" },
+	{ method: "post", operation: "/snowflake/blocks", url: "/snowflake/blocks", body: {} },
+	{ method: "get", operation: "/snowflake/{workerId}/blocks", url: "/snowflake/8/blocks?count=5" },
+	{
+		method: "post",
+		operation: "/snowflake/{workerId}/blocks",
+		url: "/snowflake/8/blocks",
+		body: { count: 4 },
+	},
+	{ method: "get", operation: "/snowflake/{workerId}/stats", url: "/snowflake/7/stats" },
+	{ method: "get", operation: "/ulid", url: "/ulid?count=2&format=uuid" },
+	{ method: "post", operation: "/ulid", url: "/ulid", body: { count: 2, format: "ulid" } },
+	{ method: "get", operation: "/uuidv7", url: "/uuidv7?count=2" },
+	{ method: "post", operation: "/uuidv7", url: "/uuidv7", body: { count: 2 } },
+	{ method: "get", operation: "/uuidv7", url: "/uuidv7?count=2", accept: "text/plain" },
+];
+
+describe("GET /openapi.json", () => {
+	it("is a valid OpenAPI 3.1 document", async () => {
+		const validator = new Validator();
+		const result = await validator.validate(document);
+		expect(result.errors ?? []).toEqual([]);
+		expect(result.valid).toBe(true);
+		expect(validator.version).toBe("3.1");
+	});
+
+	it("answers every documented operation as its schemas say", async () => {
+		const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+			Object.keys(item as object).map((method) => `${method} ${path}`),
+		);
+		// The HTML pages are checked by type and headers below.
+		const html = ["get /", "get /docs"];
+		const called = new Set(SUCCESSES.map((c) => `${c.method} ${c.operation}`));
+		expect([...called].sort()).toEqual(documented.filter((op) => !html.includes(op)).sort());
+		for (const c of SUCCESSES) await conforms(c, 200);
+	});
+
+	it("describes the error answers the service gives", async () => {
+		const errors: [Call, number, string][] = [
+			[
+				{ method: "get", operation: "/snowflake/{workerId}", url: "/snowflake/7?count=0" },
+				400,
+				"invalid_count",
+			],
+			[
+				{ method: "get", operation: "/snowflake/{workerId}", url: "/snowflake/99999" },
+				400,
+				"invalid_worker_id",
+			],
+			[{ method: "post", operation: "/ulid", url: "/ulid", body: [1] }, 400, "invalid_body"],
+			[{ method: "get", operation: "/ulid", url: "/ulid?format=hex" }, 400, "invalid_format"],
+			[{ method: "get", operation: "/decode/{id}", url: "/decode/xyz" }, 400, "invalid_id"],
+			[
+				{ method: "get", operation: "/decode/{id}", url: "/decode/1?layout=nope" },
+				400,
+				"invalid_layout",
+			],
+			[{ method: "get", operation: "/uuidv7", url: "/uuidv7", token: false }, 401, "unauthorized"],
+		];
+		for (const [c, status, code] of errors) {
+			const { text } = await conforms(c, status);
+			expect(JSON.parse(text).error.code).toBe(code);
+		}
+	});
+
+	it("needs no token, like /health", async () => {
+		const answer = await call({
+			method: "get",
+			operation: "/openapi.json",
+			url: "/openapi.json",
+			token: false,
+		});
+		expect(answer.status).toBe(200);
+	});
+});
+
+describe("GET /docs", () => {
+	it("is public HTML loading the pinned reference UI under a CSP that allows only it", async () => {
+		const answer = await call({ method: "get", operation: "/docs", url: "/docs", token: false });
+		expect(answer.status).toBe(200);
+		expect(answer.headers.get("Content-Type")).toMatch(/^text\/html/);
+		const html = await answer.text();
+		const script = html.match(/<script src="([^"]+)" integrity="(sha384-[A-Za-z0-9+/=]+)"/);
+		expect(script?.[1]).toMatch(/@scalar\/api-reference@\d+\.\d+\.\d+\//); // a version, not "latest"
+		expect(html).toContain('data-url="/openapi.json"');
+		const csp = answer.headers.get("Content-Security-Policy") ?? "";
+		expect(csp).toContain(`script-src ${script?.[1]}`);
+		expect(csp).toContain("default-src 'none'");
+		expect(csp).toContain("connect-src 'self'");
+		expect(csp).toContain("frame-ancestors 'none'");
+	});
+});

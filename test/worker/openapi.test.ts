@@ -1,0 +1,77 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type * as z from "zod";
+import type {
+	DecodedId,
+	ErrorBody,
+	LayoutInfo,
+	RegionsInfo,
+	SnowflakeBlocks,
+	SnowflakeIds,
+	SnowflakeStatsInfo,
+	UlidIds,
+	UuidV7Ids,
+} from "../../src/api";
+import { app } from "../../src/worker/app";
+import type {
+	blocksSchema,
+	decodedSchema,
+	errorSchema,
+	layoutSchema,
+	regionsSchema,
+	snowflakeIdsSchema,
+	statsSchema,
+	ulidIdsSchema,
+	uuidv7IdsSchema,
+} from "../../src/worker/openapi/schemas";
+import { openApiDocument } from "../../src/worker/routes/docs";
+
+describe("the OpenAPI document", () => {
+	it("describes exactly the routes the app serves, method by method", () => {
+		const served = new Set(
+			app.routes
+				.filter((route) => route.method !== "ALL")
+				// `/decode/` only turns an empty ID into invalid_id; `/decode/{id}` describes it.
+				.filter((route) => route.path !== "/decode/")
+				.map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, "{$1}")}`),
+		);
+		const documented = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
+			Object.keys(item).map((method) => `${method} ${path}`),
+		);
+		expect(documented.sort()).toEqual([...served].sort());
+	});
+
+	it("documents the same query and path parameters the validators read", () => {
+		const ulid = openApiDocument().paths?.["/ulid"]?.post;
+		expect(ulid?.parameters?.map((p) => ("name" in p ? p.name : ""))).toEqual(["count", "format"]);
+		const decode = openApiDocument().paths?.["/decode/{id}"]?.get;
+		expect(decode?.parameters?.map((p) => ("name" in p ? p.name : ""))).toEqual([
+			"id",
+			"layout",
+			"timeBits",
+			"workerBits",
+			"sequenceBits",
+			"epoch",
+			"timeUnitMs",
+		]);
+	});
+
+	it("is built once per isolate", () => {
+		expect(openApiDocument()).toBe(openApiDocument());
+	});
+
+	it("has answer schemas of the wire types' shape", () => {
+		expectTypeOf<z.infer<typeof snowflakeIdsSchema>>().toEqualTypeOf<SnowflakeIds>();
+		expectTypeOf<z.infer<typeof ulidIdsSchema>>().toEqualTypeOf<UlidIds>();
+		expectTypeOf<z.infer<typeof uuidv7IdsSchema>>().toEqualTypeOf<UuidV7Ids>();
+		expectTypeOf<z.infer<typeof blocksSchema>>().toEqualTypeOf<SnowflakeBlocks>();
+		expectTypeOf<z.infer<typeof layoutSchema>>().toEqualTypeOf<LayoutInfo>();
+		expectTypeOf<z.infer<typeof statsSchema>>().toEqualTypeOf<{
+			[K in keyof SnowflakeStatsInfo]: SnowflakeStatsInfo[K];
+		}>();
+		// RegionsInfo's points are readonly, which expect-type tells apart; assignability is what matters.
+		const regions: z.infer<typeof regionsSchema> = {} as RegionsInfo;
+		expect(regions).toBeDefined();
+		expectTypeOf<DecodedId>().toExtend<z.infer<typeof decodedSchema>>();
+		expectTypeOf<z.infer<ReturnType<typeof errorSchema>>>().toEqualTypeOf<ErrorBody>();
+	});
+});

@@ -68,6 +68,18 @@ const scenarios: Scenario[] = [
 		idsPerRequest: 10_000,
 		headers: { accept: "text/plain" },
 	},
+	{
+		name: "/snowflake/2/blocks?count=1000000",
+		target: "edge-ids",
+		path: "/snowflake/2/blocks?count=1000000",
+		idsPerRequest: 1_000_000,
+	},
+	{
+		name: "/snowflake/blocks?count=1000000 (auto)",
+		target: "edge-ids",
+		path: "/snowflake/blocks?count=1000000",
+		idsPerRequest: 1_000_000,
+	},
 	{ name: "/ulid", target: "edge-ids", path: "/ulid", idsPerRequest: 1 },
 	{ name: "peer /health", target: "peer", path: "/health", idsPerRequest: 0 },
 	{ name: "peer /snowflake", target: "peer", path: "/snowflake", idsPerRequest: 1 },
@@ -197,6 +209,8 @@ async function main() {
 		const batch = best("/snowflake/1?count=10000", "idsPerS");
 		const auto = best("/snowflake?count=10000 (auto)", "idsPerS");
 		const autoSingle = best("/snowflake (auto, pooled)", "reqPerS");
+		const blocksOne = best("/snowflake/2/blocks?count=1000000", "idsPerS");
+		const blocksAuto = best("/snowflake/blocks?count=1000000 (auto)", "idsPerS");
 		const ulid = best("/ulid", "reqPerS");
 		const p50Of = (name: string) =>
 			Math.min(...rows.filter((r) => r.scenario === name).map((r) => r.p50));
@@ -211,6 +225,8 @@ async function main() {
 			"one worker ID, batches: IDs/s": fmt(batch),
 			"  vs layout limit 4.096 M/s (goal >= 85%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
 			"auto worker IDs, batches: IDs/s": fmt(auto),
+			"blocks of 1 M, one worker ID: IDs/s (goal >= 95% of 4.096 M)": `${fmt(blocksOne)} (${fmt((blocksOne / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %)`,
+			"blocks of 1 M, auto worker IDs: IDs/s": fmt(blocksAuto),
 			"  one worker ID vs auto": `${fmt((batch / auto) * 100, 1)} %`,
 			"auto single req/s vs /ulid (goal >= 0.95x)": `${fmt(autoSingle)} vs ${fmt(ulid)} (${fmt(autoSingle / ulid, 2)}x; best p50 ${fmt(p50Of("/snowflake (auto, pooled)"))} vs ${fmt(p50Of("/ulid"))} ms)`,
 			[`auto requests per object call, counts 1/5/100, c=${poolConnections} (goal >= 50)`]: `${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused)`,

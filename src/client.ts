@@ -52,21 +52,10 @@ import type {
 import { type RetryOptions, withRetries } from "./client-retry";
 import type { IdErrorCode } from "./ids/errors";
 
+// The answers' and errors' types, as the service defines them.
+export type * from "./api";
 export { createIdPool } from "./client-pool";
-export type {
-	DecodedId,
-	IdErrorCode,
-	LayoutInfo,
-	RegionsInfo,
-	RetryOptions,
-	ServiceErrorCode,
-	SnowflakeBlocks,
-	SnowflakeIds,
-	SnowflakeStatsInfo,
-	UlidFormat,
-	UlidIds,
-	UuidV7Ids,
-};
+export type { IdErrorCode, RetryOptions };
 
 /** Thrown by every `idsClient` method when the service answers with an error. */
 export class IdsError extends Error {

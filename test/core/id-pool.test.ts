@@ -7,25 +7,15 @@ import {
 	type SnowflakeBlock,
 } from "../../src/ids/blocks";
 import { type IdBlock, IdPool, type IdPoolOptions } from "../../src/ids/id-pool";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
 import { FrozenClock } from "./fake-clock";
+import { generator, layout } from "./snowflake-setup";
 
 /** Twitter's bits with epoch 0, so clock readings are ticks. */
-const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
 
 /** A pool over a real generator for worker ID 7 on a frozen clock; counts object calls. */
 function setup(options: Partial<IdPoolOptions> = {}) {
 	const clock = new FrozenClock(1_000_000);
-	const gen = new SnowflakeGenerator({
-		layout,
-		workerId: 7,
-		clock,
-		maxBackwardMs: 1000,
-		leaseMs: 1000,
-		persistMark: () => {},
-		random: () => 0,
-	});
+	const { gen } = generator(clock);
 	const calls = { refill: [] as number[], direct: [] as number[] };
 	const issue = async (count: number): Promise<IdBlock> => ({
 		workerId: 7,

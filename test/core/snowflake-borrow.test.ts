@@ -5,36 +5,15 @@
  * the lease mark cover every borrowed tick before an ID in it is issued.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import {
-	type IdRun,
-	SnowflakeGenerator,
-	type SnowflakeGeneratorOptions,
-} from "../../src/ids/snowflake";
+import type { IdRun, SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
 import { FrozenClock } from "./fake-clock";
+import { layout, generator as sharedGenerator } from "./snowflake-setup";
 
-/** Twitter's bits with epoch 0, so clock readings are ticks. */
-const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
 const BORROW = 5;
 
-function generator(clock: FrozenClock, options: Partial<SnowflakeGeneratorOptions> = {}) {
-	/** Each mark and the clock when it was stored; and each run with the mark durable when issued. */
-	const marks: number[] = [];
-	const gen = new SnowflakeGenerator({
-		layout,
-		workerId: 7,
-		clock,
-		maxBackwardMs: 1000,
-		leaseMs: 1000,
-		maxBorrowMs: BORROW,
-		persistMark: (tick) => {
-			marks.push(tick);
-		},
-		random: () => 0,
-		...options,
-	});
-	return { gen, marks };
-}
+/** The shared test generator (snowflake-setup.ts), borrowing up to BORROW ms. */
+const generator = (clock: FrozenClock, options: Partial<SnowflakeGeneratorOptions> = {}) =>
+	sharedGenerator(clock, { maxBorrowMs: BORROW, ...options });
 
 const ticksOf = (runs: IdRun[]) => runs.map((run) => run.tick);
 const total = (runs: IdRun[]) => runs.reduce((n, run) => n + run.count, 0);

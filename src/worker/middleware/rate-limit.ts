@@ -41,10 +41,21 @@ export async function rateLimitKey(c: Context<AppEnv>): Promise<string | undefin
 	const sent = c.req.header("Authorization");
 	// Only the service's own token counts (auth ran first): a made-up token must not
 	// buy a fresh budget.
-	if (token && sent === `Bearer ${token}`) return `token:${await sha256Hex(token)}`;
+	if (token && sent === `Bearer ${token}`) return tokenKey(token);
 	const ip = c.req.header("CF-Connecting-IP");
 	if (!ip || LOOPBACK.test(ip)) return undefined;
 	return `ip:${ip}`;
+}
+
+/** The token's key, hashed once per token (not per request). */
+const tokenKeys = new Map<string, Promise<string>>();
+function tokenKey(token: string): Promise<string> {
+	let key = tokenKeys.get(token);
+	if (!key) {
+		key = sha256Hex(token).then((hex) => `token:${hex}`);
+		tokenKeys.set(token, key);
+	}
+	return key;
 }
 
 async function sha256Hex(text: string): Promise<string> {

@@ -15,7 +15,7 @@ import { describeValue } from "../ids/errors";
 import type { AppEnv } from "./app-env";
 import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
-import { countRule, invalidFormat } from "./operations";
+import { blockCountRule, countRule, invalidFormat } from "./operations";
 
 const count = z.number().int().optional().describe("How many (as in the query); default 1");
 export const countBody = z.object({ count });
@@ -31,7 +31,10 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === undefined)
 		return serviceError("invalid_body", `${NOT_AN_OBJECT}; got ${describeValue(got)}`);
 	if (field === "format") return invalidFormat(got);
-	const { max } = countRule(configFrom(c.env), "rpc");
+	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
+	const config = configFrom(c.env);
+	const rule = c.req.path.endsWith("/blocks") ? blockCountRule : countRule;
+	const { max } = rule(config, "rpc");
 	return serviceError(
 		"invalid_count",
 		`count in a JSON body must be a number, an integer in [1, ${max}]; got ${describeValue(got)}`,

@@ -46,6 +46,7 @@ describe("JSON bodies on POST", () => {
 		["/ulid", '{"count":0}', "invalid_count", /\[1, 10000\]/],
 		["/ulid", '{"count":1.5}', "invalid_count", /got 1.5/],
 		["/ulid", '{"format":"hex"}', "invalid_format", /"ulid" or "uuid"/],
+		["/snowflake/blocks", '{"count":"5"}', "invalid_count", /an integer in \[1, 1000000\]/],
 		["/ulid", "[1,2]", "invalid_body", /must be a JSON object/],
 		["/ulid", '"5"', "invalid_body", /must be a JSON object/],
 		["/ulid", "null", "invalid_body", /must be a JSON object/],

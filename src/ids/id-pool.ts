@@ -12,10 +12,16 @@
  *   freshness bound, halves when a block expires more than half unused.
  * - Ahead of need: when a block is half used, the next one is fetched in the
  *   background; at most one refill is in flight, and requests that find the
- *   pool empty await that one.
- * - A count above `maxSize` goes direct; a failed refill falls back to direct.
+ *   pool empty await that one, for at most `refillTimeoutMs`.
+ * - A count above `maxSize` goes direct; so does one above the block size
+ *   (which grows to hold four such counts): held IDs are not thrown away for it.
+ *   A failed or late refill falls back to direct.
  * The pool holds IDs only, never connections or stubs.
+ *
+ *   const pool = new IdPool({ now: Date.now, msOfTick, refill, direct, maxAgeMs: 1000, maxSize: 4096 });
+ *   const { workerId, runs } = await pool.take(5, (work) => ctx.waitUntil(work));
  */
+import { IdError } from "./errors";
 import type { IdRun } from "./snowflake";
 
 /** IDs of one worker ID, strictly increasing across its runs. */
@@ -39,6 +45,16 @@ export interface IdPoolOptions {
 	maxSize: number;
 	/** Smallest (and first) block size. Default min(16, maxSize). */
 	minSize?: number;
+	/**
+	 * Longest a take waits for the refill in flight before it goes direct, and the
+	 * age after which later takes stop waiting for that refill. Default 5000.
+	 */
+	refillTimeoutMs?: number;
+}
+
+/** What `take` answers: one block's IDs, and whether they came from the pool or a direct call. */
+export interface TakenBlock extends IdBlock {
+	source: "pool" | "direct";
 }
 
 export interface IdPoolStats {
@@ -47,6 +63,8 @@ export interface IdPoolStats {
 	/** Refill calls started, background ones included. */
 	refills: number;
 	failedRefills: number;
+	/** Refills given up on after `refillTimeoutMs` (their IDs still land in the pool if they arrive). */
+	lateRefills: number;
 	/** Direct calls: large counts, pool off, failed refills. */
 	directCalls: number;
 	/** IDs dropped unused (expired or left over when a block was replaced). */
@@ -74,10 +92,14 @@ export class IdPool {
 	private current: HeldBlock | undefined;
 	private next: HeldBlock | undefined;
 	private refilling: Promise<void> | undefined;
+	/** `now()` when the refill in flight started. */
+	private refillStartedAt = 0;
+	private readonly refillTimeoutMs: number;
 	private readonly counters = {
 		requests: 0,
 		refills: 0,
 		failedRefills: 0,
+		lateRefills: 0,
 		directCalls: 0,
 		wasted: 0,
 	};
@@ -86,6 +108,7 @@ export class IdPool {
 		this.options = options;
 		this.minSize = Math.max(1, Math.min(options.minSize ?? 16, options.maxSize));
 		this.size = this.minSize;
+		this.refillTimeoutMs = options.refillTimeoutMs ?? 5000;
 	}
 
 	stats(): IdPoolStats {
@@ -94,28 +117,40 @@ export class IdPool {
 
 	/**
 	 * `count` IDs from one block. Waits only for the pool's one refill in flight
-	 * (or a direct call); errors are those of `refill`/`direct`.
+	 * (at most `refillTimeoutMs`) or a direct call; errors are those of
+	 * `refill`/`direct`. Throws `invalid_count` when `count` is not a positive
+	 * safe integer. `background` (e.g. `ctx.waitUntil`) receives every refill, so
+	 * a refill outlives the request that started it and other takers can rely on it.
 	 */
-	async take(count: number, background?: Background): Promise<IdBlock> {
+	async take(count: number, background?: Background): Promise<TakenBlock> {
+		if (!Number.isSafeInteger(count) || count < 1) {
+			throw new IdError("invalid_count", `count must be a positive integer; got ${String(count)}`);
+		}
 		this.counters.requests++;
 		const { maxAgeMs, maxSize } = this.options;
 		if (maxAgeMs <= 0 || count > maxSize) return this.goDirect(count);
+		if (count > this.size) {
+			// Serving it from blocks sized for smaller counts would waste them: go
+			// direct, and size the next blocks for this demand.
+			this.size = Math.min(maxSize, count * 4);
+			return this.goDirect(count);
+		}
 		// Two refills awaited at most: concurrent takers may drain the first one.
 		for (let attempt = 0; attempt < 3; attempt++) {
 			const taken = this.takeHeld(count);
 			if (taken) {
 				this.refillAhead(background);
-				return taken;
+				return { ...taken, source: "pool" };
 			}
 			if (attempt === 2) break;
-			if (!(await this.awaitRefill(count))) break;
+			if (!(await this.awaitRefill(count, background))) break;
 		}
 		return this.goDirect(count);
 	}
 
-	private async goDirect(count: number): Promise<IdBlock> {
+	private async goDirect(count: number): Promise<TakenBlock> {
 		this.counters.directCalls++;
-		return this.options.direct(count);
+		return { ...(await this.options.direct(count)), source: "direct" };
 	}
 
 	/** Takes from the current block, moving to the next when it cannot serve. */
@@ -187,36 +222,62 @@ export class IdPool {
 	/** Starts the next block in the background once the current one is half used. */
 	private refillAhead(background: Background | undefined): void {
 		const block = this.current;
-		if (this.next || this.refilling || !block || block.available * 2 > block.size) return;
-		const work = this.startRefill(this.size).catch(() => undefined);
-		background?.(work);
+		if (this.next || this.inFlight() || !block || block.available * 2 > block.size) return;
+		this.startRefill(this.size, background).catch(() => undefined);
 	}
 
-	/** Awaits the refill in flight, or starts one; false when it failed. */
-	private async awaitRefill(count: number): Promise<boolean> {
+	/** The refill in flight, unless it has run past `refillTimeoutMs` (then it is given up on). */
+	private inFlight(): Promise<void> | undefined {
+		if (this.refilling && this.options.now() - this.refillStartedAt > this.refillTimeoutMs) {
+			this.giveUp(this.refilling);
+		}
+		return this.refilling;
+	}
+
+	private giveUp(refill: Promise<void>): void {
+		if (this.refilling !== refill) return;
+		this.refilling = undefined;
+		this.counters.lateRefills++;
+	}
+
+	/** Awaits the refill in flight, or starts one; false when it failed or ran late. */
+	private async awaitRefill(count: number, background: Background | undefined): Promise<boolean> {
+		const refill = this.inFlight() ?? this.startRefill(Math.max(this.size, count), background);
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const late = new Promise<"late">((resolve) => {
+			timer = setTimeout(() => resolve("late"), this.refillTimeoutMs);
+		});
 		try {
-			await (this.refilling ?? this.startRefill(Math.max(this.size, count)));
-			return true;
+			if ((await Promise.race([refill, late])) !== "late") return true;
+			this.giveUp(refill);
+			return false;
 		} catch {
 			return false;
+		} finally {
+			if (timer !== undefined) clearTimeout(timer);
 		}
 	}
 
-	/** The single flight: one refill per pool at a time, its block lands in `next`. */
-	private startRefill(size: number): Promise<void> {
+	/**
+	 * The single flight: one refill per pool at a time, its block lands in `next`
+	 * (also when it arrives after being given up on: its IDs are still unissued).
+	 */
+	private startRefill(size: number, background: Background | undefined): Promise<void> {
 		this.counters.refills++;
-		const refill = this.options.refill(size).then(
+		const refill: Promise<void> = this.options.refill(size).then(
 			(block) => {
-				this.refilling = undefined;
+				if (this.refilling === refill) this.refilling = undefined;
 				this.store(block, size);
 			},
 			(error: unknown) => {
-				this.refilling = undefined;
+				if (this.refilling === refill) this.refilling = undefined;
 				this.counters.failedRefills++;
 				throw error;
 			},
 		);
 		this.refilling = refill;
+		this.refillStartedAt = this.options.now();
+		background?.(refill.catch(() => undefined));
 		return refill;
 	}
 

@@ -38,6 +38,9 @@ export function autoPool(
 			direct: (count) => issue(pick(), count),
 			maxAgeMs: config.poolMaxAgeMs,
 			maxSize: config.poolMaxSize,
+			// An object call waits at most MAX_WAIT_MS; a refill later than that (and a
+			// second of travel) is lost, say with a cancelled request: go direct.
+			refillTimeoutMs: config.maxWaitMs + 1_000,
 		});
 		pools.set(key, pool);
 	}

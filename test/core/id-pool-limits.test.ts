@@ -1,0 +1,140 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { IdBlock } from "../../src/ids/id-pool";
+import { ids, setup } from "./pool-setup";
+import { layout } from "./snowflake-setup";
+
+const never = () => new Promise<IdBlock>(() => {});
+
+describe("IdPool limits", () => {
+	it("refuses a count that is not a positive safe integer, and keeps its state", async () => {
+		const { pool, calls } = setup();
+		await pool.take(1);
+		const before = pool.stats();
+		for (const count of [0, -3, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+			await expect(pool.take(count)).rejects.toMatchObject({ code: "invalid_count" });
+		}
+		expect(pool.stats()).toEqual(before);
+		// The held block still serves, in order, with no further object call.
+		const next = await pool.take(2);
+		expect(next.source).toBe("pool");
+		expect(calls.refill).toHaveLength(1);
+		expect(calls.direct).toEqual([]);
+	});
+
+	it("a count above the block size goes direct without dropping held IDs, and sizes later blocks for it", async () => {
+		const { pool, calls } = setup();
+		const first = await pool.take(1);
+		const medium = await pool.take(100);
+		expect(medium.source).toBe("direct");
+		expect(calls).toEqual({ refill: [16], direct: [100] });
+		expect(pool.stats()).toMatchObject({ wasted: 0, blockSize: 400 });
+		// The leftovers of the first block still serve small counts.
+		const after = await pool.take(1);
+		expect(after.source).toBe("pool");
+		expect(ids(after)[0]).toBe((ids(first)[0] as bigint) + 1n);
+		// Once the old block is gone, 100 is served from a block of the new size.
+		for (let i = 0; i < 14; i++) await pool.take(1);
+		expect((await pool.take(100)).source).toBe("pool");
+		expect(calls.refill).toContain(400);
+	});
+
+	it("a refill that never answers holds a take for at most refillTimeoutMs, then it goes direct", async () => {
+		const { pool, calls } = setup({ refill: never, refillTimeoutMs: 20 });
+		const started = performance.now();
+		const takes = await Promise.all([pool.take(1), pool.take(2), pool.take(3)]);
+		expect(performance.now() - started).toBeLessThan(2_000);
+		expect(takes.map((t) => t.source)).toEqual(["direct", "direct", "direct"]);
+		expect(calls.direct).toEqual([1, 2, 3]);
+		expect(pool.stats().lateRefills).toBe(1);
+	});
+
+	it("a take after a refill has run past refillTimeoutMs starts a new one instead of waiting on it", async () => {
+		let answer: ((block: IdBlock) => void) | undefined;
+		const refills: number[] = [];
+		const { clock, pool } = setup({
+			refillTimeoutMs: 50,
+			refill: (size) => {
+				refills.push(size);
+				// The first refill hangs (its request was cancelled, say); later ones answer.
+				if (refills.length === 1) return new Promise<IdBlock>((resolve) => (answer = resolve));
+				return Promise.resolve({
+					workerId: 7,
+					runs: [{ tick: clock.now(), firstSequence: 0, count: size }],
+				});
+			},
+		});
+		const hung = pool.take(1);
+		clock.time += 51; // another request, later: the hung refill is given up on
+		const served = await pool.take(1);
+		expect(served.source).toBe("pool");
+		expect(refills).toHaveLength(2);
+		// The take that started the hung refill gives up on it after refillTimeoutMs.
+		expect((await hung).source).toBe("direct");
+		expect(pool.stats().lateRefills).toBe(1);
+		expect(answer).toBeDefined();
+	});
+
+	it("hands every refill to the host's background hook, the first one included", async () => {
+		const { pool } = setup();
+		const background: Promise<unknown>[] = [];
+		await pool.take(1, (work) => background.push(work));
+		expect(background).toHaveLength(1);
+		await Promise.all(background);
+	});
+
+	it("property: failing and late refills never repeat an ID or hand out a stale one", async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(
+					fc.record({
+						advanceMs: fc.integer({ min: 0, max: 600 }),
+						count: fc.integer({ min: 1, max: 120 }),
+						concurrent: fc.integer({ min: 1, max: 3 }),
+					}),
+					{ minLength: 1, maxLength: 30 },
+				),
+				fc.array(fc.constantFrom("ok", "fail", "late"), { minLength: 1, maxLength: 16 }),
+				async (schedule, refillOutcomes) => {
+					let refillNo = 0;
+					// A late refill's answer arrives only after the clock has moved on (next step).
+					let arrivals: (() => void)[] = [];
+					const maxAgeMs = 500;
+					const { clock, pool } = setup(({ issue }) => ({
+						maxAgeMs,
+						maxSize: 256,
+						refillTimeoutMs: 1,
+						refill: async (size) => {
+							const outcome = refillOutcomes[refillNo++ % refillOutcomes.length];
+							if (outcome === "fail") throw new Error("object unreachable");
+							const block = await issue(size);
+							if (outcome === "late") await new Promise<void>((arrive) => arrivals.push(arrive));
+							return block;
+						},
+					}));
+					const seen = new Set<bigint>();
+					for (const step of schedule) {
+						clock.time += step.advanceMs;
+						for (const arrive of arrivals) arrive();
+						arrivals = [];
+						const takes = await Promise.all(
+							Array.from({ length: step.concurrent }, () => pool.take(step.count)),
+						);
+						for (const block of takes) {
+							const got = ids(block);
+							expect(got).toHaveLength(step.count);
+							for (const run of block.runs) {
+								expect(clock.now() - layout.msOf(run.tick)).toBeLessThanOrEqual(maxAgeMs);
+							}
+							for (const id of got) {
+								expect(seen.has(id)).toBe(false);
+								seen.add(id);
+							}
+						}
+					}
+				},
+			),
+			{ numRuns: 40 },
+		);
+	});
+});

@@ -5,6 +5,25 @@ import type { SnowflakeLayout } from "./layout";
 /** The default wait budget of one call (`maxWaitMs`). */
 export const DEFAULT_MAX_WAIT_MS = 2_000;
 
+/**
+ * IDs a new tick surely holds: a tick starts at a small random sequence (below
+ * 2^(sequenceBits/2), Leaf's fix for all-even IDs at low load), so not all of it.
+ */
+export function newTickRoom(layout: SnowflakeLayout): number {
+	return layout.maxSequence - 2 ** Math.floor(layout.sequenceBits / 2) + 2;
+}
+
+/**
+ * The most IDs one call can be sure to get within its wait budget, from any clock
+ * phase: the ticks reachable by waiting `maxWaitMs` and borrowing `maxBorrowMs`,
+ * each at its surest room. A larger count is `invalid_count` (no retry helps).
+ *
+ *   maxIdsPerCall(twitterLayout, 2000, 5); // 2,001 ticks × 4,033 = 8,070,033
+ */
+export function maxIdsPerCall(layout: SnowflakeLayout, maxWaitMs: number, maxBorrowMs = 0): number {
+	return (1 + Math.floor((maxWaitMs + maxBorrowMs) / layout.timeUnitMs)) * newTickRoom(layout);
+}
+
 export interface SnowflakeGeneratorOptions {
 	layout: SnowflakeLayout;
 	workerId: number;

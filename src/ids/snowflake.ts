@@ -19,7 +19,9 @@ import type { Clock } from "./clock";
 import type { SnowflakeLayout } from "./layout";
 import {
 	DEFAULT_MAX_WAIT_MS,
+	maxIdsPerCall,
 	NO_COUNTS,
+	newTickRoom,
 	type SnowflakeCounters,
 	type SnowflakeGeneratorOptions,
 	type SnowflakeStats,
@@ -94,10 +96,8 @@ export class SnowflakeGenerator {
 		this.random = options.random ?? Math.random;
 		// Leaf's fix for all-even IDs at low load: a small random start (< 2% of capacity).
 		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
-		this.newTickRoom = layout.maxSequence - this.sequenceStartLimit + 2;
-		// Ticks reachable from any clock phase within budget + borrowing, at their surest room.
-		const ticksPerCall = 1 + Math.floor((this.maxWaitMs + this.maxBorrowMs) / layout.timeUnitMs);
-		this.maxCallCount = ticksPerCall * this.newTickRoom;
+		this.newTickRoom = newTickRoom(layout);
+		this.maxCallCount = maxIdsPerCall(layout, this.maxWaitMs, this.maxBorrowMs);
 		this.decimal = new DecimalFormatter(layout, workerId);
 
 		const restored = options.restoredMark;

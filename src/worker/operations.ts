@@ -8,7 +8,7 @@ import type { DecodedId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import type { Background, IdBlock } from "../ids/id-pool";
-import { formatRuns, type IdRun } from "../ids/snowflake";
+import { formatRuns, type IdRun, maxIdsPerCall } from "../ids/snowflake";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { autoPool } from "./auto-pools";
@@ -26,20 +26,27 @@ export type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
  */
 export type Via = "http" | "rpc";
 
-/** The counts a request may ask for: [1, MAX_BATCH]. */
+/** The most IDs one object call can issue within MAX_WAIT_MS (a slow layout allows few). */
+function perCallLimit(config: Config): number {
+	return maxIdsPerCall(config.layout, config.maxWaitMs, config.maxBorrowMs);
+}
+
+/** The counts a request may ask for: [1, MAX_BATCH], and no more than one call can issue. */
 export function countRule(config: Config, via: Via = "http"): CountRule {
+	const max = Math.min(config.maxBatch, perCallLimit(config));
 	return via === "rpc"
-		? { min: 1, max: config.maxBatch }
-		: { min: 1, max: config.maxBatch, spelling: "written once in decimal digits" };
+		? { min: 1, max }
+		: { min: 1, max, spelling: "written once in decimal digits" };
 }
 
 /** A request's count: 1 when absent, else checked against `countRule`. */
 function requestCount(config: Config, count: unknown, via: Via = "http"): number {
 	if (count === undefined) return 1;
 	if (via === "rpc" && typeof count !== "number") {
+		const { max } = countRule(config, via);
 		throw new IdError(
 			"invalid_count",
-			`count must be a number, an integer in [1, ${config.maxBatch}]; got ${describeValue(count)} (${typeof count})`,
+			`count must be a number, an integer in [1, ${max}]; got ${describeValue(count)} (${typeof count})`,
 		);
 	}
 	return checkCount(count, countRule(config, via));
@@ -52,11 +59,18 @@ export function invalidRequestCount(config: Config, got: unknown): IdError {
 /** The longest a blocks request may keep its object issuing (ticks it needs × tick length). */
 const MAX_BLOCK_WAIT_MS = 1_000;
 
-/** The counts a blocks request may ask for: MAX_BLOCK_COUNT, and no more than fit in 1 s of ticks. */
+/**
+ * The counts a blocks request may ask for: MAX_BLOCK_COUNT, no more than fit in
+ * 1 s of ticks, and no more than one object call can issue within MAX_WAIT_MS.
+ */
 export function blockCountRule(config: Config, via: Via = "http"): CountRule {
 	const { layout } = config;
 	const ticks = Math.max(1, Math.floor(MAX_BLOCK_WAIT_MS / layout.timeUnitMs));
-	const max = Math.min(config.maxBlockCount, ticks * (layout.maxSequence + 1));
+	const max = Math.min(
+		config.maxBlockCount,
+		ticks * (layout.maxSequence + 1),
+		perCallLimit(config),
+	);
 	return via === "rpc"
 		? { min: 1, max }
 		: { min: 1, max, spelling: "for blocks, written once in decimal digits" };
@@ -195,6 +209,8 @@ export interface AutoContext {
 	cf?: CallerCf;
 	/** `ctx.waitUntil`: lets a pool's refill run on after the response. */
 	background?: Background;
+	/** Told how the auto request was served: from the pool, or by a direct object call. */
+	served?: (source: "pool" | "direct") => void;
 }
 
 /**
@@ -209,12 +225,17 @@ export async function snowflakeIds(
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
 	const count = requestCount(config, input.count, input.via);
-	const block =
-		input.workerId === undefined
-			? await autoPool(env, config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
-					issueBlock(env, config, id, n),
-				).take(count, auto.background)
-			: await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);
+	let block: IdBlock;
+	if (input.workerId === undefined) {
+		const pool = autoPool(env, config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
+			issueBlock(env, config, id, n),
+		);
+		const taken = await pool.take(count, auto.background);
+		auto.served?.(taken.source);
+		block = taken;
+	} else {
+		block = await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);
+	}
 	return {
 		type: "snowflake",
 		workerId: block.workerId,

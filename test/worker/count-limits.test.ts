@@ -1,0 +1,84 @@
+/**
+ * Counts one object call cannot issue in time are refused up front with the limit
+ * that holds (never an object's different one), and worker-ID sets of any size
+ * cost no memory to parse.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/worker/app";
+
+function appWith(vars: Record<string, string>) {
+	const own = { ...env, ...vars } as Env;
+	return async (path: string) => {
+		const response = await app.fetch(
+			new Request(`https://ids.test${path}`),
+			own,
+			createExecutionContext(),
+		);
+		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+	};
+}
+
+const refusal = (max: number) => ({
+	status: 400,
+	body: {
+		error: {
+			code: "invalid_count",
+			message: expect.stringContaining(`count must be an integer in [1, ${max}]`),
+		},
+	},
+});
+
+describe("count limits", () => {
+	it("a one-second tick with one sequence bit allows 6 IDs a call: (1 + 2 s of ticks) × 2", async () => {
+		const slow = appWith({
+			SNOWFLAKE_TIME_BITS: "31",
+			SNOWFLAKE_WORKER_BITS: "10",
+			SNOWFLAKE_SEQUENCE_BITS: "22",
+			SNOWFLAKE_TIME_UNIT_MS: "1000",
+		});
+		// 22 sequence bits hold millions a tick: MAX_BATCH is the limit.
+		expect(await slow("/snowflake/1?count=10001")).toEqual(refusal(10_000));
+		const tiny = appWith({
+			SNOWFLAKE_TIME_BITS: "32",
+			SNOWFLAKE_WORKER_BITS: "30",
+			SNOWFLAKE_SEQUENCE_BITS: "1",
+			SNOWFLAKE_TIME_UNIT_MS: "1000",
+		});
+		expect(await tiny("/snowflake/1?count=7")).toEqual(refusal(6));
+		expect(await tiny("/snowflake/1/blocks?count=7")).toMatchObject({
+			status: 400,
+			body: { error: { code: "invalid_count" } },
+		});
+	});
+
+	it("blocks stop at what one call can issue within MAX_WAIT_MS, below MAX_BLOCK_COUNT", async () => {
+		// (1 + 100 ms wait + 5 ms borrowed) ticks × 4,033 IDs a new tick surely holds.
+		const short = appWith({ MAX_WAIT_MS: "100" });
+		const { status, body } = await short("/snowflake/3/blocks?count=427499");
+		expect(status).toBe(400);
+		expect(JSON.stringify(body)).toContain("[1, 427498]");
+	});
+
+	it("a 30-bit worker field with every worker ID auto parses at once and answers", async () => {
+		const wide = appWith({
+			SNOWFLAKE_TIME_BITS: "31",
+			SNOWFLAKE_WORKER_BITS: "30",
+			SNOWFLAKE_SEQUENCE_BITS: "2",
+			SNOWFLAKE_TIME_UNIT_MS: "1000",
+			AUTO_WORKER_IDS: "0-1073741823",
+		});
+		const started = performance.now();
+		expect(await wide("/health")).toEqual({ status: 200, body: { status: "ok" } });
+		expect(await wide("/regions")).toMatchObject({
+			status: 200,
+			body: { workerIds: "0-1073741823", autoWorkerIds: "0-1073741823" },
+		});
+		expect(await wide("/snowflake/1073741824")).toMatchObject({
+			status: 400,
+			body: { error: { code: "invalid_worker_id" } },
+		});
+		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+});

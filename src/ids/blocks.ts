@@ -7,6 +7,7 @@
 import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
+import { checkRun } from "./snowflake-text";
 
 export interface SnowflakeBlock {
 	/** The first ID, in decimal. */
@@ -14,16 +15,19 @@ export interface SnowflakeBlock {
 	count: number;
 }
 
-/** One block per run, in order. */
+/** One block per run, in order. Throws `internal` for a run that does not fit the layout. */
 export function blocksOfRuns(
 	layout: SnowflakeLayout,
 	workerId: number,
 	runs: IdRun[],
 ): SnowflakeBlock[] {
-	return runs.map((run) => ({
-		first: String(layout.compose({ tick: run.tick, workerId, sequence: run.firstSequence })),
-		count: run.count,
-	}));
+	return runs.map((run) => {
+		checkRun(layout, run);
+		return {
+			first: String(layout.compose({ tick: run.tick, workerId, sequence: run.firstSequence })),
+			count: run.count,
+		};
+	});
 }
 
 /** The runs of blocks from one worker ID (what a pool holds). Returned when a block is malformed: `invalid_id`. */

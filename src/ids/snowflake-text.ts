@@ -20,7 +20,7 @@ export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRu
  * into the worker ID (another worker ID's IDs: duplicates), so a run made under
  * another layout, or a corrupt one, never becomes text. Throws `internal`.
  */
-function checkRun(layout: SnowflakeLayout, run: IdRun): void {
+export function checkRun(layout: SnowflakeLayout, run: IdRun): void {
 	const { tick, firstSequence, count } = run;
 	const fits =
 		Number.isSafeInteger(tick) &&
@@ -70,7 +70,10 @@ export class DecimalFormatter {
 
 	format(runs: IdRun[]): string[] {
 		let total = 0;
-		for (const run of runs) total += run.count;
+		for (const run of runs) {
+			checkRun(this.layout, run);
+			total += run.count;
+		}
 		const ids = new Array<string>(total);
 		let at = 0;
 		for (const run of runs) at = this.write(run, ids, at);
@@ -79,6 +82,7 @@ export class DecimalFormatter {
 
 	/** One run's IDs (what the generator's fast path issues). */
 	formatRun(run: IdRun): string[] {
+		checkRun(this.layout, run);
 		const ids = new Array<string>(run.count);
 		this.write(run, ids, 0);
 		return ids;
@@ -86,7 +90,6 @@ export class DecimalFormatter {
 
 	/** Writes the run's IDs into `ids` from index `at`; returns the index after them. */
 	private write(run: IdRun, ids: string[], at: number): number {
-		checkRun(this.layout, run);
 		if (run.tick !== this.tick) {
 			const base = this.layout.compose({ tick: run.tick, workerId: this.workerId, sequence: 0 });
 			this.tick = run.tick;

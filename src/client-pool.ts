@@ -8,23 +8,34 @@
  *   const pool = createIdPool({ source: idsClient({ baseUrl, token }) });  // HTTP
  *   const { workerId, ids } = await pool.snowflake({ count: 5 }, (p) => ctx.waitUntil(p));
  *
+ * Blocks are rebuilt into IDs with the service's layout, read from the source
+ * once (`layout()`): under any other layout a block's IDs would be rebuilt as
+ * another worker ID's, which that worker ID may issue too. Each block's worker
+ * ID is checked against its answer's for the same reason.
+ *
  * Promise: unique, and k-sorted within `maxAgeMs` (like the service's auto route);
  * one answer's IDs strictly increase and share its `workerId`.
  */
-import type { SnowflakeBlocks, SnowflakeIds } from "./api";
+import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "./api";
 import { runsOfBlocks } from "./ids/blocks";
-import { type Background, IdPool } from "./ids/id-pool";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "./ids/layout";
+import { describeValue, IdError } from "./ids/errors";
+import { type Background, type IdBlock, IdPool } from "./ids/id-pool";
+import { type LayoutConfig, SnowflakeLayout } from "./ids/layout";
 import { formatRuns } from "./ids/snowflake";
 
-/** What the pool refills from: an `IdService` binding and `idsClient` both have this method. */
+/** What the pool refills from: an `IdService` binding and `idsClient` both have these methods. */
 export interface BlocksSource {
 	snowflakeBlocks(options: { workerId?: number; count: number }): Promise<SnowflakeBlocks>;
+	/** The service's Snowflake layout (`GET /layout`); the pool reads it once. */
+	layout(): Promise<LayoutInfo>;
 }
 
 export interface IdPoolClientOptions {
 	source: BlocksSource;
-	/** The service's SNOWFLAKE_* layout. Default: Twitter's (the service's default). */
+	/**
+	 * The layout the caller expects the service to run. Optional: the pool reads
+	 * the service's own; when given, it must equal it or every call fails.
+	 */
 	layout?: LayoutConfig;
 	/** Freshness bound in ms (default 1000; 0: every call goes to the service). */
 	maxAgeMs?: number;
@@ -34,26 +45,77 @@ export interface IdPoolClientOptions {
 	now?: () => number;
 }
 
+/**
+ * A pool over `options.source` (see the module comment). Throws `invalid_config`
+ * when `options.layout` is not a valid layout. Its `snowflake` rejects with
+ * `invalid_count` when `count` is not a positive safe integer, with
+ * `layout_mismatch` when `options.layout` is not the service's or an answer's
+ * blocks belong to another worker ID, with `invalid_id` for a malformed block,
+ * and with the source's own errors (a failed layout read is retried on the next call).
+ */
 export function createIdPool(options: IdPoolClientOptions) {
-	const layout = new SnowflakeLayout(options.layout ?? TWITTER_LAYOUT);
-	const issue = async (count: number) => {
-		const answer = await options.source.snowflakeBlocks({ count });
-		return { workerId: answer.workerId, runs: runsOfBlocks(layout, answer.blocks) };
+	const { source } = options;
+	const expected = options.layout && new SnowflakeLayout(options.layout);
+	let reading: Promise<SnowflakeLayout> | undefined;
+	let known: SnowflakeLayout | undefined;
+
+	/** The service's layout, read once; a failed read is forgotten so the next call reads again. */
+	const serviceLayout = (): Promise<SnowflakeLayout> => {
+		if (reading) return reading;
+		const read = source.layout().then((info) => {
+			known = new SnowflakeLayout(layoutConfigOf(info));
+			return known;
+		});
+		reading = read;
+		read.catch(() => {
+			if (reading === read) reading = undefined;
+		});
+		return read;
+	};
+
+	/** The layout to rebuild IDs with: the service's, once it equals the caller's expectation. */
+	const layoutForCall = async (): Promise<SnowflakeLayout> => {
+		const layout = await serviceLayout();
+		if (expected && expected.fingerprint() !== layout.fingerprint()) {
+			throw new IdError<ServiceErrorCode>(
+				"layout_mismatch",
+				`the pool was given layout ${expected.fingerprint()} but the service runs ${layout.fingerprint()}; omit layout to use the service's`,
+			);
+		}
+		return layout;
+	};
+
+	const issue = async (count: number): Promise<IdBlock> => {
+		const layout = await layoutForCall();
+		const answer = await source.snowflakeBlocks({ count });
+		return { workerId: answer.workerId, runs: checkedRuns(layout, answer) };
 	};
 	const pool = new IdPool({
 		now: options.now ?? (() => Date.now()),
-		msOfTick: (tick) => layout.msOf(tick),
+		// Nothing is held before the layout is known; were it, -Infinity drops it as stale.
+		msOfTick: (tick) => known?.msOf(tick) ?? Number.NEGATIVE_INFINITY,
 		refill: issue,
 		direct: issue,
 		maxAgeMs: options.maxAgeMs ?? 1000,
 		maxSize: options.maxSize ?? 4096,
 	});
 	return {
-		/** `count` IDs from one block; `background` lets a refill outlive the caller's request. */
+		/**
+		 * `count` IDs (default 1) from one block; `background` lets a refill outlive
+		 * the caller's request. Rejects as `createIdPool` says.
+		 */
 		async snowflake(
 			{ count = 1 }: { count?: number } = {},
 			background?: Background,
 		): Promise<SnowflakeIds> {
+			// A negative, fractional or NaN count would corrupt the pool's accounting.
+			if (!Number.isSafeInteger(count) || count < 1) {
+				throw new IdError(
+					"invalid_count",
+					`count must be a positive integer (at most the service's MAX_BLOCK_COUNT); got ${describeValue(count)}`,
+				);
+			}
+			const layout = await layoutForCall();
 			const block = await pool.take(count, background);
 			return {
 				type: "snowflake",
@@ -63,4 +125,25 @@ export function createIdPool(options: IdPoolClientOptions) {
 		},
 		stats: () => pool.stats(),
 	};
+}
+
+/** The configuration part of `GET /layout`'s answer. */
+function layoutConfigOf(info: LayoutInfo): LayoutConfig {
+	const { epoch, timeBits, workerBits, sequenceBits, timeUnitMs } = info;
+	return { epoch, timeBits, workerBits, sequenceBits, timeUnitMs };
+}
+
+/** The answer's runs, once every block is the answer's worker ID's under `layout`. */
+function checkedRuns(layout: SnowflakeLayout, answer: SnowflakeBlocks) {
+	const runs = runsOfBlocks(layout, answer.blocks);
+	for (const block of answer.blocks) {
+		const { workerId } = layout.decompose(BigInt(block.first));
+		if (workerId !== answer.workerId) {
+			throw new IdError<ServiceErrorCode>(
+				"layout_mismatch",
+				`block ${block.first} is worker ID ${workerId}'s under the service's layout, not the answer's ${describeValue(answer.workerId)}; refused rather than rebuilt as another worker ID's IDs`,
+			);
+		}
+	}
+	return runs;
 }

@@ -177,7 +177,9 @@ async function main() {
 					reqPerS: result.requests.average,
 					p50: result.latency.p50,
 					p99: result.latency.p99,
-					idsPerS: (ok / duration) * s.idsPerRequest,
+					// Over the time actually measured: autocannon stops at its next 1-s sample
+					// after `duration`, and counts what completed until then.
+					idsPerS: (ok / result.duration) * s.idsPerRequest,
 					failures: result.non2xx + result.errors + result.timeouts,
 				});
 				const row = rows.at(-1) as Row;

@@ -6,13 +6,14 @@
  */
 
 import type { SnowflakeBlock } from "./ids/blocks";
+import type { DecodedId } from "./ids/decode";
 import type { IdErrorCode } from "./ids/errors";
+import type { DecodedForeign, PresetName } from "./ids/foreign-layouts";
 import type { SnowflakeLayout } from "./ids/layout";
 import type { GeoPoint, LocationHint } from "./ids/regions";
 import type { SnowflakeStats } from "./ids/snowflake";
 
-export type { DecodedId } from "./ids/decode";
-export type { SnowflakeBlock };
+export type { DecodedForeign, DecodedId, PresetName, SnowflakeBlock };
 
 /**
  * Every error code the service answers with, and its HTTP status. The core's
@@ -106,4 +107,54 @@ export interface RegionsInfo {
 	}[];
 	/** What this request would use. */
 	request: { location: GeoPoint | null; region: LocationHint | null; workerIds: string };
+}
+
+/** Options of `snowflake`: omit `workerId` to let the service pick one (AUTO_WORKER_IDS or the region). */
+export interface SnowflakeOptions {
+	workerId?: number;
+	/** Default 1, at most MAX_BATCH. */
+	count?: number;
+}
+/** Options of `snowflakeBlocks`: omit `workerId` to let the service pick one. */
+export interface SnowflakeBlocksOptions {
+	workerId?: number;
+	/** Default 1, at most MAX_BLOCK_COUNT. */
+	count?: number;
+}
+export interface UlidOptions {
+	count?: number;
+	format?: UlidFormat;
+}
+export interface UuidV7Options {
+	count?: number;
+}
+/**
+ * How `decode` reads a Snowflake-like ID of another system: a preset
+ * (`{ layout: "discord" }`), or explicit widths `timeBits`, `workerBits`,
+ * `sequenceBits` (63 or 64 bits in all) with `epoch` and `timeUnitMs` defaulting
+ * to the service's. Nothing: the service's own layout. ULIDs and UUIDs ignore it.
+ */
+export interface DecodeOptions {
+	layout?: PresetName;
+	timeBits?: number;
+	workerBits?: number;
+	sequenceBits?: number;
+	epoch?: number;
+	timeUnitMs?: number;
+}
+
+/**
+ * The RPC methods of the service's `IdService` entrypoint, as plain types (no
+ * Workers types), so that a caller outside this repository can type its binding.
+ * `IdService` (src/worker/rpc.ts) implements it. A failure rejects with an Error
+ * whose message starts with its code (`idErrorCode` reads it).
+ */
+export interface IdServiceRpc {
+	snowflake(options?: SnowflakeOptions): Promise<SnowflakeIds>;
+	snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks>;
+	ulid(options?: UlidOptions): Promise<UlidIds>;
+	uuidv7(options?: UuidV7Options): Promise<UuidV7Ids>;
+	decode(id: string, options?: DecodeOptions): Promise<DecodedId | DecodedForeign>;
+	layout(): Promise<LayoutInfo>;
+	stats(workerId: number): Promise<SnowflakeStatsInfo>;
 }

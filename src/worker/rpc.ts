@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { LayoutInfo, SnowflakeBlocks, SnowflakeStatsInfo } from "../api";
+import type { IdServiceRpc, LayoutInfo, SnowflakeBlocks, SnowflakeStatsInfo } from "../api";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
@@ -47,8 +47,9 @@ export interface UuidV7Options {
  * starts with its code, `invalid_count: count must be …`, because only the message
  * survives the RPC boundary; `idErrorCode(error)` in src/client.ts reads it back.
  * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
+ * `IdServiceRpc` (src/api.ts) is these methods as plain types, for callers outside this repo.
  */
-export class IdService extends WorkerEntrypoint<Env> {
+export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
 		return rpc(() =>
 			snowflakeIds(

@@ -10,8 +10,9 @@
  * - `token`: the service's API_TOKEN, sent as `Authorization: Bearer <token>`.
  *   Default: none (the service has no token, or the caller is a binding).
  * - `fetch`: the fetch to call. Default: the global `fetch`.
- * - `retry`: retries of 503 and 429 answers (client-retry.ts). Default: 3 attempts,
- *   each wait at most 10 s, honouring `Retry-After`.
+ * - `retry`: retries of 429, 502, 503 and 504 answers and of network failures
+ *   (client-retry.ts). Default: 3 attempts, each wait at most 10 s, honouring
+ *   `Retry-After`.
  *
  * It runs wherever `fetch` does (Workers, Node 18+, Deno, Bun, browsers) and
  * depends on nothing else. (In this repository, `hc<AppType>` from hono/client
@@ -43,13 +44,16 @@ import type {
 	RegionsInfo,
 	ServiceErrorCode,
 	SnowflakeBlocks,
+	SnowflakeBlocksOptions,
 	SnowflakeIds,
+	SnowflakeOptions,
 	SnowflakeStatsInfo,
-	UlidFormat,
 	UlidIds,
+	UlidOptions,
 	UuidV7Ids,
+	UuidV7Options,
 } from "./api";
-import { type RetryOptions, withRetries } from "./client-retry";
+import { type RetryOptions, retryPolicy, withRetries } from "./client-retry";
 import type { IdErrorCode } from "./ids/errors";
 
 // The answers' and errors' types, as the service defines them.
@@ -57,7 +61,11 @@ export type * from "./api";
 export { createIdPool } from "./client-pool";
 export type { IdErrorCode, RetryOptions };
 
-/** Thrown by every `idsClient` method when the service answers with an error. */
+/**
+ * Thrown by every `idsClient` method when the service answers with an error, or
+ * when an answer is not the service's JSON (an HTML error page of a proxy: the
+ * code then follows the status, e.g. 429 `rate_limited`, 502-504 `unavailable`).
+ */
 export class IdsError extends Error {
 	override readonly name = "IdsError";
 	constructor(
@@ -131,7 +139,7 @@ export interface IdsClientOptions {
 	token?: string;
 	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
 	fetch?: typeof fetch;
-	/** Retries of answers 503 and 429 (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
+	/** Retries of answers 429, 502-504 and of network failures (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
 	retry?: RetryOptions;
 }
 
@@ -140,9 +148,11 @@ type Query = Record<string, string | number | undefined>;
 /**
  * A client for the service's HTTP API (see the module comment for the options
  * and an example). Each method resolves with the route's JSON body or rejects
- * with `IdsError`.
+ * with `IdsError` (or the fetch's own error when the network fails on every
+ * attempt). Throws `RangeError` when the `retry` options are invalid.
  */
 export function idsClient(options: IdsClientOptions = {}) {
+	const retry = retryPolicy(options.retry);
 	const base = (options.baseUrl ?? "https://edge-ids.internal").replace(/\/+$/, "");
 	const send = options.fetch ?? ((input, init) => fetch(input, init));
 	const headers: Record<string, string> = { Accept: "application/json" };
@@ -154,16 +164,19 @@ export function idsClient(options: IdsClientOptions = {}) {
 		for (const [name, value] of Object.entries(query)) {
 			if (value !== undefined) url.searchParams.set(name, String(value));
 		}
-		const response = await withRetries(() => send(url.toString(), { headers }), options.retry);
-		const body = (await response.json()) as T | ErrorBody;
-		if (response.ok) return body as T;
-		const { error } = body as ErrorBody;
-		const retryAfter = response.headers.get("Retry-After");
+		const response = await withRetries(() => send(url.toString(), { headers }), retry);
+		const text = await response.text();
+		const body = parseJson(text);
+		if (response.ok && typeof body === "object" && body !== null) return body as T;
+		const retryAfter = seconds(response.headers.get("Retry-After"));
+		if (!response.ok && isErrorBody(body)) {
+			throw new IdsError(body.error.code, body.error.message, response.status, retryAfter);
+		}
 		throw new IdsError(
-			error.code,
-			error.message,
+			codeOfStatus(response.status),
+			`answer ${response.status} is not the service's JSON: ${JSON.stringify(text.slice(0, 100))}`,
 			response.status,
-			retryAfter ? Number(retryAfter) : undefined,
+			retryAfter,
 		);
 	}
 
@@ -174,7 +187,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
 		 * MAX_BATCH (10,000).
 		 */
-		snowflake({ workerId, count }: { workerId?: number; count?: number } = {}) {
+		snowflake({ workerId, count }: SnowflakeOptions = {}) {
 			const path = workerId === undefined ? "/snowflake" : `/snowflake/${segment(workerId)}`;
 			return get<SnowflakeIds>(path, { count });
 		},
@@ -182,17 +195,17 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
 		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
 		 */
-		snowflakeBlocks({ workerId, count }: { workerId?: number; count?: number } = {}) {
+		snowflakeBlocks({ workerId, count }: SnowflakeBlocksOptions = {}) {
 			const path =
 				workerId === undefined ? "/snowflake/blocks" : `/snowflake/${segment(workerId)}/blocks`;
 			return get<SnowflakeBlocks>(path, { count });
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
-		ulid({ count, format }: { count?: number; format?: UlidFormat } = {}) {
+		ulid({ count, format }: UlidOptions = {}) {
 			return get<UlidIds>("/ulid", { count, format });
 		},
 		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
-		uuidv7({ count }: { count?: number } = {}) {
+		uuidv7({ count }: UuidV7Options = {}) {
 			return get<UuidV7Ids>("/uuidv7", { count });
 		},
 		/** What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or UUID's time and forms. */
@@ -218,6 +231,36 @@ export function idsClient(options: IdsClientOptions = {}) {
 			return get<{ status: "ok" }>("/health");
 		},
 	};
+}
+
+/** The JSON in `text`, or undefined when it is none (an HTML error page). */
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+	const error = (body as Partial<ErrorBody> | null)?.error;
+	return typeof error?.code === "string" && typeof error.message === "string";
+}
+
+/** The service's code for a status, for answers that are not its own (a proxy's). */
+function codeOfStatus(status: number): ServiceErrorCode {
+	if (status === 429) return "rate_limited";
+	if (status === 502 || status === 503 || status === 504) return "unavailable";
+	if (status === 401) return "unauthorized";
+	if (status === 404) return "not_found";
+	if (status === 405) return "method_not_allowed";
+	return "internal";
+}
+
+/** `Retry-After` as whole seconds; undefined when absent or not a number (an HTTP date). */
+function seconds(header: string | null): number | undefined {
+	const value = header === null || header.trim() === "" ? Number.NaN : Number(header);
+	return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** One path segment, percent-encoded, so that no value can reach another route (`1?count=3`, `%2F`, `#`). */

@@ -89,8 +89,11 @@ export interface SnowflakeBlocks {
 /** What `GET /layout` answers: the active Snowflake layout. */
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
 
-/** What `GET /snowflake/:workerId/stats` answers. */
-export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number };
+/**
+ * What `GET /snowflake/:workerId/stats` answers. The counts survive restarts;
+ * `since` (ISO 8601) is when they began.
+ */
+export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };
 
 /** What `GET /regions` answers. Worker-ID sets are written as `"0-7,16"`. */
 export interface RegionsInfo {

@@ -63,6 +63,7 @@ export const statsSchema = z.object({
 	lastTimestamp: unixMs
 		.nullable()
 		.describe("Start of the last issued tick; null before the first ID"),
+	since: isoTime.describe("When these counts began (they survive restarts)"),
 });
 
 const geoPoint = z.object({ latitude: z.number(), longitude: z.number() });

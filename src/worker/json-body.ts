@@ -2,14 +2,16 @@
  * POST generation routes take their parameters as a JSON object too
  * (`{"count": 5}`, `Content-Type: application/json`): the same names as the query,
  * with JSON types (numbers as numbers). A name given in both places, a body that is
- * not a JSON object, malformed JSON or a wrong type is a 400 naming what was wrong.
- * A body of any other content type is ignored, as before.
+ * not a JSON object, malformed JSON, a wrong type, an unknown name (`{"cout": 5}`
+ * would otherwise quietly ask for one ID) or a body over 1 KiB is a 400 naming what
+ * was wrong. A body of any other content type is never read, as before.
  *
  *   .post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
  *     idsResponse(c, ulidIds(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))))
  */
 import { zValidator } from "@hono/zod-validator";
 import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import * as z from "zod";
 import { describeValue } from "../ids/errors";
 import type { AppEnv } from "./app-env";
@@ -18,14 +20,35 @@ import { type ServiceError, serviceError } from "./errors";
 import { blockCountRule, countRule, invalidFormat } from "./operations";
 
 const count = z.number().int().optional().describe("How many (as in the query); default 1");
-export const countBody = z.object({ count });
-export const ulidBody = z.object({
+export const countBody = z.strictObject({ count });
+export const ulidBody = z.strictObject({
 	count,
 	format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
 });
 
 const NOT_AN_OBJECT =
 	'the request body must be a JSON object such as {"count": 5} (or no body, or another Content-Type)';
+
+/** Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes). */
+const MAX_BODY_BYTES = 1024;
+
+const limitBody = bodyLimit({
+	maxSize: MAX_BODY_BYTES,
+	onError: () => {
+		throw serviceError(
+			"invalid_body",
+			`the JSON body must be at most ${MAX_BODY_BYTES} bytes, such as {"count": 5}`,
+		);
+	},
+});
+
+function unknownFields(keys: readonly string[], schema: z.ZodObject): ServiceError {
+	const allowed = Object.keys(schema.shape).join(", ");
+	return serviceError(
+		"invalid_body",
+		`unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")} in the JSON body; allowed: ${allowed}`,
+	);
+}
 
 function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown): ServiceError {
 	if (field === undefined)
@@ -50,7 +73,9 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 export function validateBody<T extends z.ZodObject>(schema: T) {
 	const validated = zValidator("json", schema, async (result, c) => {
 		if (result.success) return;
-		const path = result.error.issues[0]?.path ?? [];
+		const issue = result.error.issues[0];
+		if (issue?.code === "unrecognized_keys") throw unknownFields(issue.keys, schema);
+		const path = issue?.path ?? [];
 		const field = path.length > 0 ? String(path[0]) : undefined;
 		const body: unknown = await c.req.json().catch(() => undefined);
 		const got =
@@ -61,11 +86,14 @@ export function validateBody<T extends z.ZodObject>(schema: T) {
 	});
 	// `curl -X POST -H 'Content-Type: application/json'` with no data asks for the defaults.
 	return (async (c, next) => {
-		if (JSON_TYPE.test(c.req.header("Content-Type") ?? "") && (await c.req.text()).trim() === "") {
-			c.req.addValidatedData("json", {});
-			return next();
-		}
-		return validated(c, next);
+		if (!JSON_TYPE.test(c.req.header("Content-Type") ?? "")) return validated(c, next);
+		return limitBody(c, async () => {
+			if ((await c.req.text()).trim() === "") {
+				c.req.addValidatedData("json", {});
+				return next();
+			}
+			return validated(c, next);
+		});
 	}) as typeof validated;
 }
 

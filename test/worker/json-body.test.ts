@@ -51,6 +51,19 @@ describe("JSON bodies on POST", () => {
 		["/ulid", '"5"', "invalid_body", /must be a JSON object/],
 		["/ulid", "null", "invalid_body", /must be a JSON object/],
 		["/snowflake/302", "{count: 5}", "invalid_body", /not valid JSON/],
+		[
+			"/ulid",
+			'{"cout":5}',
+			"invalid_body",
+			/unknown field "cout" in the JSON body; allowed: count, format/,
+		],
+		[
+			"/snowflake",
+			'{"count":2,"workerId":3}',
+			"invalid_body",
+			/unknown field "workerId".*allowed: count$/,
+		],
+		["/ulid", `{"count":1,"pad":"${"x".repeat(1100)}"}`, "invalid_body", /at most 1024 bytes/],
 	])("POST %s %s → 400 %s", async (path, body, code, message) => {
 		const { status, body: answer } = await post(path, body);
 		expect(status).toBe(400);

@@ -127,6 +127,9 @@ export function createIdPool(options: IdPoolClientOptions) {
 	};
 }
 
+/** The pool `createIdPool` returns. */
+export type IdPoolClient = ReturnType<typeof createIdPool>;
+
 /** The configuration part of `GET /layout`'s answer. */
 function layoutConfigOf(info: LayoutInfo): LayoutConfig {
 	const { epoch, timeBits, workerBits, sequenceBits, timeUnitMs } = info;

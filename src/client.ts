@@ -38,7 +38,9 @@
  * ```
  */
 import type {
+	DecodedForeign,
 	DecodedId,
+	DecodeOptions,
 	ErrorBody,
 	LayoutInfo,
 	RegionsInfo,
@@ -58,7 +60,12 @@ import type { IdErrorCode } from "./ids/errors";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "./api";
-export { createIdPool } from "./client-pool";
+export {
+	type BlocksSource,
+	createIdPool,
+	type IdPoolClient,
+	type IdPoolClientOptions,
+} from "./client-pool";
 export type { IdErrorCode, RetryOptions };
 
 /**
@@ -208,11 +215,17 @@ export function idsClient(options: IdsClientOptions = {}) {
 		uuidv7({ count }: UuidV7Options = {}) {
 			return get<UuidV7Ids>("/uuidv7", { count });
 		},
-		/** What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or UUID's time and forms. */
-		decode(id: string) {
+		/**
+		 * What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or
+		 * UUID's time and forms. `options` reads a Snowflake-like ID of another
+		 * system (`{ layout: "discord" }`, or explicit widths), as `/decode/:id?…` does.
+		 */
+		decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
 			const refused = notASegment(id);
 			if (refused) return Promise.reject(refused);
-			return get<DecodedId>(`/decode/${segment(id)}`);
+			const { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
+			const query = { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
+			return get<DecodedId | DecodedForeign>(`/decode/${segment(id)}`, query);
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */
 		layout() {

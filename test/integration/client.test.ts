@@ -1,7 +1,14 @@
 import { hc } from "hono/client";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids } from "../../src/api";
+import type {
+	DecodedForeign,
+	DecodedId,
+	SnowflakeBlocks,
+	SnowflakeIds,
+	UlidIds,
+	UuidV7Ids,
+} from "../../src/api";
 import { IdsError, idErrorCode, idsClient } from "../../src/client";
 import type { AppType } from "../../src/index";
 import { startServiceAndConsumer } from "./setup";
@@ -49,6 +56,40 @@ describe("the typed HTTP client against the running service", () => {
 		expect(error).toBeInstanceOf(IdsError);
 		expect(error).toMatchObject({ code: "invalid_count", status: 400 });
 		expect(idErrorCode(error)).toBe("invalid_count");
+	});
+
+	it("decodes another system's ID with a preset or explicit widths (Discord's documented ID)", async () => {
+		const ids = idsClient({ baseUrl, token: TOKEN });
+		expectTypeOf(ids.decode).returns.resolves.toEqualTypeOf<DecodedId | DecodedForeign>();
+		const discord = "175928847299117063"; // Discord's API reference, "Snowflakes"
+		expect(await ids.decode(discord, { layout: "discord" })).toEqual({
+			type: "snowflake",
+			id: discord,
+			layout: "discord",
+			timestamp: 1462015105796,
+			time: "2016-04-30T11:18:25.796Z",
+			workerId: 1,
+			processId: 0,
+			increment: 7,
+		});
+		// Discord's 42 time bits since 2015 with a 10-bit worker field: (1 << 5) | 0.
+		expect(
+			await ids.decode(discord, {
+				timeBits: 42,
+				workerBits: 10,
+				sequenceBits: 12,
+				epoch: 1420070400000,
+			}),
+		).toMatchObject({ layout: "custom", timestamp: 1462015105796, workerId: 32, sequence: 7 });
+		// Without options it is read under the service's (Twitter's) layout.
+		expect(await ids.decode(discord)).toMatchObject({ timestamp: 1330779680453 });
+		await expect(ids.decode(discord, { layout: "discord", timeBits: 42 })).rejects.toMatchObject({
+			code: "invalid_layout",
+			status: 400,
+		});
+		await expect(ids.decode(discord, { layout: "snowflake" as "discord" })).rejects.toMatchObject({
+			code: "invalid_layout",
+		});
 	});
 
 	it("sends any ID to /decode only: hostile IDs reach no other route", async () => {

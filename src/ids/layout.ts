@@ -81,7 +81,8 @@ export class SnowflakeLayout implements LayoutConfig {
 				);
 			}
 		};
-		integer("timeBits", timeBits, 1, 53);
+		// 2^53 ms from 1970 is already past year 275760: 52 is the widest that can fit.
+		integer("timeBits", timeBits, 1, 52);
 		integer("workerBits", workerBits, 0, MAX_FIELD_BITS);
 		integer("sequenceBits", sequenceBits, 1, MAX_FIELD_BITS);
 		integer("timeUnitMs", timeUnitMs, 1, 86_400_000);
@@ -94,9 +95,14 @@ export class SnowflakeLayout implements LayoutConfig {
 		}
 		const exhaustsAt = epoch + 2 ** timeBits * timeUnitMs;
 		if (exhaustsAt > MAX_DATE_MS) {
+			const ticksLeft = (MAX_DATE_MS - epoch) / timeUnitMs;
+			const fit =
+				ticksLeft >= 2
+					? `at most ${Math.floor(Math.log2(ticksLeft))} time bits fit: give the rest to worker and sequence bits`
+					: "no time bits fit: choose an earlier epoch or a shorter tick";
 			throw new IdError(
 				"invalid_config",
-				`epoch + 2^timeBits × timeUnitMs must end before year 275760 (${MAX_DATE_MS} ms), which a JavaScript Date can hold; this layout ends at ${exhaustsAt}. With this epoch and a ${timeUnitMs} ms tick at most ${Math.floor(Math.log2((MAX_DATE_MS - epoch) / timeUnitMs))} time bits fit: give the rest to worker and sequence bits`,
+				`epoch + 2^timeBits × timeUnitMs must end before year 275760 (${MAX_DATE_MS} ms), which a JavaScript Date can hold; this layout ends at ${exhaustsAt}. With this epoch and a ${timeUnitMs} ms tick ${fit}`,
 			);
 		}
 		this.epoch = epoch;

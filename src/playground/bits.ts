@@ -22,6 +22,17 @@ export interface BitField {
 	note?: (value: bigint) => string;
 }
 
+/**
+ * The worker IDs a layout allows, as the layout panel shows them: with Twitter's
+ * datacenter × machine split only under Twitter's own layout (as the decoder does).
+ */
+export function workerIdRange(layout: LayoutConfig): string {
+	const l = new SnowflakeLayout(layout);
+	const half = 2 ** (l.workerBits / 2) - 1;
+	const split = l.hasDatacenterSplit ? ` (datacenter 0–${half} × machine 0–${half})` : "";
+	return `0–${l.maxWorkerId}${split}`;
+}
+
 /** What `/decode/:id` answers, as far as the bit view needs it. */
 export interface DecodedForBits {
 	type: string;

@@ -3,7 +3,7 @@
  * fetched once and shared with the decoder (a Snowflake's bits depend on it).
  */
 import { api, errorBox, setToken, tokenEvents } from "./api";
-import { iso } from "./bits";
+import { iso, workerIdRange } from "./bits";
 import { byId, el, relative } from "./dom";
 
 /** `GET /layout`. */
@@ -61,7 +61,6 @@ function renderLayout(l: ServiceLayout): void {
 			el("dt", { text: term }),
 			el("dd", null, [value, extra ? el("span", { class: "rel", text: extra }) : null]),
 		]);
-	const split = l.workerBits === 10 ? " (datacenter 0–31 × machine 0–31)" : "";
 	layoutOut.replaceChildren(
 		el("dl", { class: "layout" }, [
 			item(
@@ -70,7 +69,7 @@ function renderLayout(l: ServiceLayout): void {
 			),
 			item("Epoch", el("span", { class: "mono", text: iso(l.epoch) }), `${l.epoch} ms since 1970`),
 			item("Tick", `${l.timeUnitMs} ms`),
-			item("Worker IDs", `0–${l.maxWorkerId}${split}`),
+			item("Worker IDs", workerIdRange(l)),
 			item("IDs per tick per worker", String(l.maxSequence + 1)),
 			item(
 				"Exhausts at",

@@ -118,7 +118,7 @@ function corsOriginsVar(vars: ConfigVars): "*" | string[] {
 function layoutVars(vars: ConfigVars): SnowflakeLayout {
 	const config: LayoutConfig = {
 		epoch: integerVar(vars, "SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, 8.64e15),
-		timeBits: integerVar(vars, "SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 53),
+		timeBits: integerVar(vars, "SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
 		workerBits: integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30),
 		sequenceBits: integerVar(vars, "SNOWFLAKE_SEQUENCE_BITS", TWITTER_LAYOUT.sequenceBits, 1, 30),
 		timeUnitMs: integerVar(

@@ -44,11 +44,19 @@ describe("SnowflakeLayout", () => {
 
 	it.each([
 		[{ timeBits: 40 }, /must be 63/],
-		[{ sequenceBits: 0, timeBits: 53 }, /sequenceBits must be an integer in \[1, 30\]/],
+		[{ sequenceBits: 0, timeBits: 52 }, /sequenceBits must be an integer in \[1, 30\]/],
 		[{ workerBits: 31, timeBits: 20 }, /workerBits must be an integer in \[0, 30\]/],
 		[{ timeUnitMs: 0.5 }, /timeUnitMs must be an integer/],
 		[{ epoch: -1 }, /epoch must be an integer/],
-		[{ timeBits: 53, workerBits: 0, sequenceBits: 10, timeUnitMs: 1000 }, /before year 275760/],
+		[{ timeBits: 53, workerBits: 0, sequenceBits: 10 }, /timeBits must be an integer in \[1, 52\]/],
+		[
+			{ timeBits: 52, workerBits: 0, sequenceBits: 11, timeUnitMs: 1000 },
+			/at most 42 time bits fit/,
+		],
+		[
+			{ timeBits: 41, workerBits: 10, sequenceBits: 12, epoch: 8_639_999_999_999_999 },
+			/no time bits fit: choose an earlier epoch/,
+		],
 	])("rejects %o with invalid_config", (change, message) => {
 		const attempt = () => new SnowflakeLayout({ ...TWITTER_LAYOUT, ...change });
 		expect(attempt).toThrow(IdError);

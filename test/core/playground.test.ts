@@ -12,6 +12,7 @@ import {
 	fieldValue,
 	shownValue,
 	widthOf,
+	workerIdRange,
 } from "../../src/playground/bits";
 import { decodePath, generatePath, parseShownCount } from "../../src/playground/requests";
 import { toBase32, uuidOf } from "./oracle";
@@ -87,6 +88,13 @@ describe("the playground's bit fields", () => {
 		);
 		// No split without 10 worker bits.
 		expect(fieldsOf({ type: "snowflake", id }, SONYFLAKE_LIKE).some((f) => f.sub)).toBe(false);
+	});
+
+	it("shows the datacenter × machine split of worker IDs only under Twitter's layout", () => {
+		expect(workerIdRange(TWITTER_LAYOUT)).toBe("0–1023 (datacenter 0–31 × machine 0–31)");
+		// 10 worker bits, another epoch: no datacenters (the decoder says none either).
+		expect(workerIdRange({ ...TWITTER_LAYOUT, epoch: 0 })).toBe("0–1023");
+		expect(workerIdRange(SONYFLAKE_LIKE)).toBe(`0–${2 ** SONYFLAKE_LIKE.workerBits - 1}`);
 	});
 
 	it("read a ULID's time and randomness, in either case", () => {

@@ -35,9 +35,10 @@ describe("config defaults", () => {
 
 	it("says how many time bits can fit when SNOWFLAKE_TIME_BITS is impossible", async () => {
 		const wide = appWith({
-			SNOWFLAKE_TIME_BITS: "53",
+			SNOWFLAKE_TIME_BITS: "52",
 			SNOWFLAKE_WORKER_BITS: "0",
-			SNOWFLAKE_SEQUENCE_BITS: "10",
+			SNOWFLAKE_SEQUENCE_BITS: "11",
+			SNOWFLAKE_TIME_UNIT_MS: "1000",
 			AUTO_WORKER_IDS: "",
 		});
 		const { status, body } = await wide("/layout");
@@ -45,7 +46,17 @@ describe("config defaults", () => {
 		expect(body).toMatchObject({
 			error: {
 				code: "invalid_config",
-				message: expect.stringMatching(/at most 52 time bits fit/),
+				message: expect.stringMatching(/at most 42 time bits fit/),
+			},
+		});
+		const wider = appWith({ SNOWFLAKE_TIME_BITS: "53", SNOWFLAKE_SEQUENCE_BITS: "10" });
+		expect(await wider("/layout")).toMatchObject({
+			status: 500,
+			body: {
+				error: {
+					code: "invalid_config",
+					message: "SNOWFLAKE_TIME_BITS must be an integer in [1, 52] written in decimal digits",
+				},
 			},
 		});
 	});

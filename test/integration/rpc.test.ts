@@ -1,6 +1,6 @@
 import type { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idErrorCode } from "../../src/client";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { type IdServiceRpc, idErrorCode } from "../../src/client";
 import type { IdService } from "../../src/index";
 import { startServiceAndConsumer } from "./setup";
 
@@ -18,6 +18,10 @@ beforeAll(async () => {
 afterAll(() => mf?.dispose());
 
 describe("IdService over a service binding", () => {
+	it("has exactly the methods and types of the package's IdServiceRpc (type-level)", () => {
+		expectTypeOf<Pick<IdService, keyof IdServiceRpc>>().toEqualTypeOf<IdServiceRpc>();
+	});
+
 	it("snowflake: a worker ID's IDs as strictly increasing decimal strings", async () => {
 		const first = await IDS.snowflake({ workerId: 5, count: 3 });
 		const second = await IDS.snowflake({ workerId: 5, count: 2 });
@@ -66,6 +70,13 @@ describe("IdService over a service binding", () => {
 			type: "uuidv7",
 			timestamp: 1645557742000,
 		});
+		expect(await IDS.decode("175928847299117063", { layout: "discord" })).toMatchObject({
+			layout: "discord",
+			timestamp: 1462015105796,
+			workerId: 1,
+			processId: 0,
+			increment: 7,
+		});
 	});
 
 	it.each([
@@ -96,16 +107,26 @@ describe("IdService over a service binding", () => {
 });
 
 describe("the example consumer Worker", () => {
-	it("gets IDs by RPC and by the typed client over its binding", async () => {
+	it("gets IDs by RPC, by the typed client over its binding and from its own pool", async () => {
 		const consumer = await mf.getWorker("edge-ids-consumer");
 		const body = (await (await consumer.fetch("http://consumer.test/")).json()) as {
-			rpc: { order: { ids: string[] }; decoded: { workerId: number } };
+			rpc: {
+				order: { ids: string[] };
+				decoded: { workerId: number };
+				discord: { workerId: number };
+			};
 			http: { batch: { ids: string[] }; layout: { maxWorkerId: number } };
+			pooled: { workerId: number; ids: string[] };
 		};
 		expect(body.rpc.order.ids).toHaveLength(3);
 		expect(body.rpc.decoded.workerId).toBe(7);
+		expect(body.rpc.discord.workerId).toBe(1);
 		expect(body.http.batch.ids).toHaveLength(2);
 		expect(body.http.layout.maxWorkerId).toBe(1023);
+		expect(body.pooled.ids).toHaveLength(2);
+		for (const id of body.pooled.ids) {
+			expect(Number((BigInt(id) >> 12n) & 1023n)).toBe(body.pooled.workerId);
+		}
 		const error = (await (await consumer.fetch("http://consumer.test/error")).json()) as {
 			code: string;
 		};

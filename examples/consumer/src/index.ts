@@ -1,18 +1,30 @@
 /**
- * Calling edge-ids from another Worker, both ways:
+ * Calling edge-ids from another Worker, three ways:
  *   - RPC on the IdService entrypoint: `await env.IDS.snowflake({ count: 3 })`;
- *   - the typed HTTP client over the same binding's fetch.
- * Neither leaves Cloudflare's network, and RPC callers need no token.
+ *   - the typed HTTP client over the same binding's fetch;
+ *   - a pool of IDs in this Worker (createIdPool), refilled over RPC.
+ * None leaves Cloudflare's network, and binding callers need no token. The
+ * binding is typed with the package's `IdServiceRpc`, as a project outside this
+ * repository would type it (edge-ids/client).
  */
-import { idErrorCode, idsClient } from "../../../src/client";
-import type { IdService } from "../../../src/index";
+import type { WorkerEntrypoint } from "cloudflare:workers";
+import {
+	createIdPool,
+	type IdPoolClient,
+	type IdServiceRpc,
+	idErrorCode,
+	idsClient,
+} from "../../../src/client";
 
 interface ConsumerEnv {
-	IDS: Service<IdService>;
+	IDS: Service<WorkerEntrypoint & IdServiceRpc>;
 }
 
+/** One pool per isolate, made on the first request: that is where `env` is. */
+let pool: IdPoolClient | undefined;
+
 export default {
-	async fetch(request, env) {
+	async fetch(request, env, ctx) {
 		const { pathname } = new URL(request.url);
 
 		if (pathname === "/") {
@@ -21,11 +33,19 @@ export default {
 			const session = await env.IDS.ulid();
 			const trace = await env.IDS.uuidv7({ count: 2 });
 			const decoded = await env.IDS.decode(order.ids[0] ?? "");
-			// HTTP: the same API through hono/client, over the binding's fetch.
+			const discord = await env.IDS.decode("175928847299117063", { layout: "discord" });
+			// HTTP: the same API through the typed client, over the binding's fetch.
 			const http = idsClient({ fetch: env.IDS.fetch.bind(env.IDS) });
 			const batch = await http.snowflake({ count: 2 });
 			const layout = await http.layout();
-			return Response.json({ rpc: { order, session, trace, decoded }, http: { batch, layout } });
+			// Pooled: most calls cost no request; a refill may finish after the answer.
+			pool ??= createIdPool({ source: env.IDS });
+			const pooled = await pool.snowflake({ count: 2 }, (work) => ctx.waitUntil(work));
+			return Response.json({
+				rpc: { order, session, trace, decoded, discord },
+				http: { batch, layout },
+				pooled,
+			});
 		}
 
 		if (pathname === "/error") {

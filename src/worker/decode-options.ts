@@ -51,13 +51,21 @@ function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | u
 	}
 	if (options.layout !== undefined) {
 		if (!PRESET_NAMES.includes(options.layout)) throw invalidPreset(options.layout);
-		if (widths.length > 0) {
+		const preset = DECODE_PRESETS[options.layout];
+		const widthsGiven = widths.filter((name) => name !== "epoch");
+		if (widthsGiven.length > 0) {
 			throw new IdError(
 				"invalid_layout",
-				`give either layout or explicit widths, not both; got layout and ${widths.join(", ")}`,
+				`give either layout (with an epoch, if its system was started at another) or explicit widths, not both; got layout and ${widthsGiven.join(", ")}`,
 			);
 		}
-		return DECODE_PRESETS[options.layout];
+		// A system's start time is often its own setting (Sonyflake v2 starts at 2025-01-01).
+		const { epoch } = options;
+		if (epoch === undefined) return preset;
+		if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > 8.64e15) {
+			throw new IdError("invalid_layout", `epoch must be Unix ms in [0, 8.64e15]; got ${epoch}`);
+		}
+		return { ...preset, epoch };
 	}
 	if (widths.length === 0) return undefined;
 	const { timeBits, workerBits, sequenceBits } = options;

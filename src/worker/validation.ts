@@ -50,7 +50,9 @@ export const decodeQuery = z.object({
 	timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
 	workerBits: width("Explicit layout: bits of the worker ID"),
 	sequenceBits: width("Explicit layout: bits of the sequence"),
-	epoch: width("Explicit layout: the epoch in Unix ms (default: the service's)"),
+	epoch: width(
+		"The epoch in Unix ms: of explicit widths (default: the service's), or a preset's own start time",
+	),
 	timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
 });
 

@@ -35,6 +35,20 @@ describe("decode with another system's layout", () => {
 		expect(body).toMatchObject({ layout: "custom", time: "2024-01-01T00:00:00.000Z", workerId: 3 });
 	});
 
+	it("takes a preset with its system's own start time (Sonyflake v2 starts at 2025-01-01)", async () => {
+		const { status, body } = await callJson(
+			"/decode/494152093532361268?layout=sonyflake&epoch=1735689600000",
+		);
+		expect(status).toBe(200);
+		// The same fields as under v1's 2014-09-01 start, 10 years 10 months later.
+		expect(body).toMatchObject({
+			layout: "sonyflake",
+			time: "2034-05-03T00:00:00.000Z",
+			sequence: 3,
+			machineId: 0x1234,
+		});
+	});
+
 	it("allows 64-bit IDs for layouts that use all 64 bits", async () => {
 		const { status, body } = await callJson("/decode/18446744073709551615?layout=instagram");
 		expect(status).toBe(200);
@@ -48,7 +62,12 @@ describe("decode with another system's layout", () => {
 			/layout must be one of twitter, discord, sonyflake, instagram/,
 		],
 		["/decode/1?layout=discord&layout=twitter", "invalid_layout", /given once/],
-		["/decode/1?layout=discord&timeBits=41", "invalid_layout", /not both/],
+		["/decode/1?layout=discord&timeBits=41", "invalid_layout", /not both; got layout and timeBits/],
+		[
+			"/decode/1?layout=sonyflake&epoch=9000000000000000",
+			"invalid_layout",
+			/epoch must be Unix ms/,
+		],
 		["/decode/1?timeBits=41", "invalid_layout", /need timeBits, workerBits and sequenceBits/],
 		["/decode/1?timeBits=41&workerBits=10&sequenceBits=10", "invalid_layout", /= 63 or 64/],
 		[

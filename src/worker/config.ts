@@ -32,6 +32,8 @@ export interface Config {
 	apiToken: string | undefined;
 	/** One JSON log line per request (REQUEST_LOG, default on). */
 	requestLog: boolean;
+	/** The RATE_LIMITER binding's period, sent as `Retry-After` (it cannot be read at runtime). */
+	rateLimitPeriod: 10 | 60;
 }
 
 const VAR_NAMES = [
@@ -54,6 +56,7 @@ const VAR_NAMES = [
 	"CORS_ORIGINS",
 	"API_TOKEN",
 	"REQUEST_LOG",
+	"RATE_LIMIT_PERIOD",
 ] as const;
 type VarName = (typeof VAR_NAMES)[number];
 export type ConfigVars = Partial<Record<VarName, string>>;
@@ -95,6 +98,16 @@ function switchVar(vars: ConfigVars, name: VarName, fallback: boolean): boolean 
 	if (raw === "") return fallback;
 	if (raw === "on" || raw === "off") return raw === "on";
 	throw new IdError("invalid_config", `${name} must be "on" or "off"`);
+}
+
+/** 10 or 60 (empty: 10), the periods the Rate Limiting binding offers. */
+function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
+	const raw = vars.RATE_LIMIT_PERIOD?.trim() || "10";
+	if (raw === "10" || raw === "60") return Number(raw) as 10 | 60;
+	throw new IdError(
+		"invalid_config",
+		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding`,
+	);
 }
 
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
@@ -196,6 +209,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		corsOrigins: corsOriginsVar(vars),
 		apiToken: vars.API_TOKEN || undefined,
 		requestLog: switchVar(vars, "REQUEST_LOG", true),
+		rateLimitPeriod: rateLimitPeriodVar(vars),
 	};
 }
 

@@ -75,9 +75,40 @@ describe("rate limiting", () => {
 		expect(limit).not.toHaveBeenCalled();
 	});
 
-	it("does not limit without a binding", async () => {
-		const response = await send("/ulid", { headers: FAR_AWAY }, { RATE_LIMITER: undefined });
+	it("does not limit without a binding: no limiter is asked", async () => {
+		const limit = answerLimit(false);
+		// With the binding this request is refused: the spy is the limiter it would reach.
+		expect((await send("/ulid", { headers: FAR_AWAY })).status).toBe(429);
+		limit.mockClear();
+		const { RATE_LIMITER: _, ...withoutBinding } = env;
+		const response = await app.fetch(
+			new Request("https://ids.test/ulid", { headers: FAR_AWAY }),
+			withoutBinding as Env,
+			createExecutionContext(),
+		);
 		expect(response.status).toBe(200);
+		expect(limit).not.toHaveBeenCalled();
+	});
+
+	it("answers Retry-After with RATE_LIMIT_PERIOD, the binding's period", async () => {
+		answerLimit(false);
+		const response = await send("/ulid", { headers: FAR_AWAY }, { RATE_LIMIT_PERIOD: "60" });
+		expect(response.status).toBe(429);
+		expect(response.headers.get("Retry-After")).toBe("60");
+		const body = (await response.json()) as { error: { message: string } };
+		expect(body.error.message).toMatch(/retry after 60 s/);
+	});
+
+	it("refuses a RATE_LIMIT_PERIOD the binding cannot have with invalid_config", async () => {
+		const limit = answerLimit(true);
+		for (const period of ["30", "0", "10s", "-10"]) {
+			const response = await send("/ulid", { headers: FAR_AWAY }, { RATE_LIMIT_PERIOD: period });
+			expect(response.status).toBe(500);
+			expect(await response.json()).toMatchObject({
+				error: { code: "invalid_config", message: expect.stringMatching(/RATE_LIMIT_PERIOD/) },
+			});
+		}
+		expect(limit).not.toHaveBeenCalled();
 	});
 
 	it("lets requests through when the limiter itself fails", async () => {

@@ -6,19 +6,22 @@
  * The key is the caller: the bearer token when the service has one (so every
  * holder of the token shares one budget), else the client IP (`CF-Connecting-IP`).
  * A request with neither, or from a loopback address (`wrangler dev` on this
- * machine), is not limited; neither is an exempt path. No binding, no limit; a
- * limiter that fails lets the request through.
+ * machine: every local caller is one address, and tests and benchmarks would
+ * share its budget), is not limited; neither is an exempt path. No binding, no
+ * limit; a limiter that fails lets the request through.
  *
  * Options (all optional):
  * - `limiter(c)`: the binding for this request; default `c.env.RATE_LIMITER`.
  * - `exempt(path)`: paths never limited; default `/health`.
- * - `retryAfterSeconds`: the `Retry-After` sent; default 10 (the binding's period:
- *   it does not say when its window ends, so the whole period is the safe answer).
+ * - `retryAfterSeconds(c)`: the `Retry-After` sent; default RATE_LIMIT_PERIOD (10),
+ *   the binding's period. The binding says neither its period nor when its window
+ *   ends, so the whole period, configured alongside it, is the safe answer.
  *
  * @example
  * ```ts
  * // wrangler.jsonc: "ratelimits": [{ "name": "RATE_LIMITER", "namespace_id": "1001",
- * //                                  "simple": { "limit": 1000, "period": 10 } }]
+ * //                                  "simple": { "limit": 1000, "period": 10 } }],
+ * //                 "vars": { "RATE_LIMIT_PERIOD": "10" }   (the same period)
  * app.use(rateLimit());
  * ```
  */
@@ -30,7 +33,7 @@ import { serviceError } from "../errors";
 export interface RateLimitOptions {
 	limiter?: (c: Context<AppEnv>) => RateLimit | undefined;
 	exempt?: (path: string) => boolean;
-	retryAfterSeconds?: number;
+	retryAfterSeconds?: (c: Context<AppEnv>) => number;
 }
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
@@ -78,13 +81,14 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<App
 	// Partial: a deployment may drop the binding from wrangler.jsonc.
 	const limiterOf = options.limiter ?? ((c) => (c.env as Partial<Env>).RATE_LIMITER);
 	const exempt = options.exempt ?? ((path) => path === "/health");
-	const retryAfterSeconds = options.retryAfterSeconds ?? 10;
+	const retryAfterOf = options.retryAfterSeconds ?? ((c) => configFrom(c.env).rateLimitPeriod);
 	return async (c, next) => {
 		const limiter = limiterOf(c);
 		if (!limiter || exempt(c.req.path)) return next();
 		const key = await rateLimitKey(c);
 		if (key === undefined) return next();
 		if (!(await withinLimit(limiter, key))) {
+			const retryAfterSeconds = retryAfterOf(c);
 			throw serviceError(
 				"rate_limited",
 				`this caller sent more requests than the service's rate limit allows; retry after ${retryAfterSeconds} s, ask in batches (count, /snowflake/blocks) or use a pool`,

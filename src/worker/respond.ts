@@ -26,6 +26,26 @@ function idsJson(body: { ids: string[] }): string {
 	return `${fields.slice(0, -1)}${fields.length > 2 ? "," : ""}"ids":${list}}`;
 }
 
+/** A number the log may carry; anything else (an unparsable or huge value) is left out. */
+function loggable(value: unknown): number | undefined {
+	return Number.isSafeInteger(value) ? (value as number) : undefined;
+}
+
+/**
+ * Notes what a request asks for before its operation runs, so a failure's log
+ * line still names the kind, the worker ID (when named) and the count.
+ */
+export function noteAsked(
+	c: Context<AppEnv>,
+	asked: { kind: string; workerId?: unknown; count?: unknown },
+): void {
+	noteRequest(c, {
+		kind: asked.kind,
+		workerId: loggable(asked.workerId),
+		count: loggable(asked.count),
+	});
+}
+
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
 export function idsResponse<T extends { type: string; ids: string[]; workerId?: number }>(
 	c: Context<AppEnv>,

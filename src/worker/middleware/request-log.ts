@@ -6,8 +6,9 @@
  *   {"requestId":"…","method":"GET","route":"/snowflake/:workerId","status":200,
  *    "kind":"snowflake","workerId":7,"count":3,"source":"direct","durationMs":4}
  *
- * Handlers add what only they know with `noteRequest(c, { … })` (the generation
- * answers do it in respond.ts; a pooled answer notes `source: "pool"`).
+ * Handlers add what only they know with `noteRequest(c, { … })`: what a request
+ * asks for is noted before its operation runs (`noteAsked` in respond.ts), so a
+ * failure's line names its kind, worker ID and count too.
  *
  * Options (all optional):
  * - `write(line)`: where the line goes; default `console.log` (Workers Logs
@@ -15,8 +16,9 @@
  * - `now()`: the clock for the duration; default `Date.now` (in production it moves
  *   only across I/O, so the duration is the time spent waiting on objects).
  * - `enabled(c)`: whether this request is logged; default the `REQUEST_LOG` var
- *   (on). Benchmarks on `wrangler dev` turn it off: there every line crosses the
- *   dev server's inspector and costs more than the request itself.
+ *   (on), and on when the config cannot be read (its `invalid_config` answers are
+ *   what operators alert on). Benchmarks on `wrangler dev` turn it off: there every
+ *   line crosses the dev server's inspector and costs more than the request itself.
  *
  * @example
  * ```ts
@@ -24,19 +26,21 @@
  * ```
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { routePath } from "hono/route";
+import { matchedRoutes } from "hono/route";
+import { METHOD_NAME_ALL } from "hono/router";
 import type { AppEnv } from "../app-env";
 import { configFrom } from "../config";
 import { asServiceError, type ServiceErrorCode } from "../errors";
 
 /** What a handler may add to its request's log line. */
 export interface RequestNote {
-	/** The kind of IDs answered: snowflake, snowflake-blocks, ulid, uuidv7. */
+	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
 	kind?: string;
+	/** The worker ID named, or (on success) the one an auto request used. */
 	workerId?: number;
-	/** How many IDs were answered. */
+	/** How many IDs were asked for (on success, answered). */
 	count?: number;
-	/** Whether a Snowflake answer came from the isolate's pool or an object call. */
+	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
 	source?: "pool" | "direct";
 }
 
@@ -61,21 +65,39 @@ export function noteRequest(c: Context<AppEnv>, note: RequestNote): void {
 	c.set("requestNote", { ...c.get("requestNote"), ...note });
 }
 
+/**
+ * The pattern of the route that answered: the first matched route of the request's
+ * method (routes run in registration order, so `/snowflake/blocks` before
+ * `/snowflake/:workerId`), else a catch-all for the path (a 405); null when none.
+ */
+function routeOf(c: Context<AppEnv>): string | null {
+	const routes = matchedRoutes(c).filter((route) => route.path !== "/*" && route.path !== "*");
+	return (routes.find((route) => route.method !== METHOD_NAME_ALL) ?? routes[0])?.path ?? null;
+}
+
+/** REQUEST_LOG; on when the config cannot be read, so its `invalid_config` answers are logged. */
+function requestLogVar(c: Context<AppEnv>): boolean {
+	try {
+		return configFrom(c.env).requestLog;
+	} catch {
+		return true;
+	}
+}
+
 export function requestLog(options: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
 	const write = options.write ?? ((line: string) => console.log(line));
 	const now = options.now ?? Date.now;
-	const enabled = options.enabled ?? ((c) => configFrom(c.env).requestLog);
+	const enabled = options.enabled ?? requestLogVar;
 	return async (c, next) => {
 		if (!enabled(c)) return next();
 		const started = now();
 		try {
 			await next();
 		} finally {
-			const route = routePath(c, -1);
 			const line: RequestLogLine = {
 				requestId: c.get("requestId"),
 				method: c.req.method,
-				route: route === "*" || route === "/*" ? null : route,
+				route: routeOf(c),
 				status: c.res.status,
 				...c.get("requestNote"),
 				durationMs: now() - started,

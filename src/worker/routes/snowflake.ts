@@ -6,15 +6,29 @@ import { noteRequest } from "../middleware/request-log";
 import { operation } from "../openapi/describe";
 import { blocksSchema, snowflakeIdsSchema, statsSchema } from "../openapi/schemas";
 import { snowflakeBlocks, snowflakeIds, snowflakeStats } from "../operations";
-import { idsResponse } from "../respond";
+import { idsResponse, noteAsked } from "../respond";
 import { countQuery, validate, workerIdParam } from "../validation";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
+type Asked = { workerId?: number; count?: number };
+
+/**
+ * Where a Snowflake request's IDs come from, as far as the route can tell: a named
+ * worker ID, pools off (POOL_MAX_AGE_MS=0) or a count above POOL_MAX_SIZE go
+ * straight to an object. (A pool whose refill failed also goes direct; the pool
+ * does not report that yet, so such a request is logged "pool".)
+ */
+function sourceOf(c: Context<AppEnv>, input: Asked): "pool" | "direct" {
+	if (input.workerId !== undefined) return "direct";
+	const { poolMaxAgeMs, poolMaxSize } = configFrom(c.env);
+	return poolMaxAgeMs > 0 && (input.count ?? 1) <= poolMaxSize ? "pool" : "direct";
+}
+
 /** Snowflakes from a worker ID named, or (`workerId` undefined) from this isolate's pool. */
-async function snowflakes(c: Context<AppEnv>, input: { workerId?: number; count?: number }) {
-	const pooled = input.workerId === undefined && configFrom(c.env).poolMaxAgeMs > 0;
-	noteRequest(c, { source: pooled ? "pool" : "direct" });
+async function snowflakes(c: Context<AppEnv>, input: Asked) {
+	noteAsked(c, { kind: "snowflake", ...input, count: input.count ?? 1 });
+	noteRequest(c, { source: sourceOf(c, input) });
 	const auto = {
 		cf: c.req.raw.cf,
 		background: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
@@ -23,8 +37,12 @@ async function snowflakes(c: Context<AppEnv>, input: { workerId?: number; count?
 }
 
 /** Blocks `{first, count}` from one object call (never pooled). */
-async function blocks(c: Context<AppEnv>, input: { workerId?: number; count?: number }) {
-	return c.json(await snowflakeBlocks(c.env, input, c.req.raw.cf), 200, NO_STORE);
+async function blocks(c: Context<AppEnv>, input: Asked) {
+	noteAsked(c, { kind: "snowflake-blocks", ...input, count: input.count ?? 1 });
+	noteRequest(c, { source: "direct" });
+	const answer = await snowflakeBlocks(c.env, input, c.req.raw.cf);
+	noteRequest(c, { workerId: answer.workerId });
+	return c.json(answer, 200, NO_STORE);
 }
 
 // The blocks routes come first: "blocks" is not a worker ID.
@@ -73,6 +91,7 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 	)
 	.get("/snowflake/:workerId/stats", validate("param", workerIdParam), async (c) => {
 		const { workerId } = c.req.valid("param");
+		noteAsked(c, { kind: "snowflake-stats", workerId });
 		return c.json(await snowflakeStats(c.env, workerId), 200, NO_STORE);
 	});
 

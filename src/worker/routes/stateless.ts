@@ -1,25 +1,32 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
 import { operation } from "../openapi/describe";
 import { ulidIdsSchema, uuidv7IdsSchema } from "../openapi/schemas";
 import { ulidIds, uuidv7Ids } from "../operations";
-import { idsResponse } from "../respond";
+import { idsResponse, noteAsked } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
+
+/** ULIDs, with what was asked noted first (a refused count's log line names it). */
+function ulids(c: Context<AppEnv>, input: { count?: number; format?: string }) {
+	noteAsked(c, { kind: "ulid", count: input.count ?? 1 });
+	return idsResponse(c, ulidIds(c.env, input));
+}
+
+function uuidv7s(c: Context<AppEnv>, input: { count?: number }) {
+	noteAsked(c, { kind: "uuidv7", count: input.count ?? 1 });
+	return idsResponse(c, uuidv7Ids(c.env, input));
+}
 
 /** ULID and UUIDv7: made in the Worker itself, no shared state. */
 export const statelessRoutes = new Hono<AppEnv>()
-	.get("/ulid", validate("query", ulidQuery), (c) =>
-		idsResponse(c, ulidIds(c.env, c.req.valid("query"))),
-	)
+	.get("/ulid", validate("query", ulidQuery), (c) => ulids(c, c.req.valid("query")))
 	.post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
-		idsResponse(c, ulidIds(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))),
+		ulids(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
 	)
-	.get("/uuidv7", validate("query", countQuery), (c) =>
-		idsResponse(c, uuidv7Ids(c.env, c.req.valid("query"))),
-	)
+	.get("/uuidv7", validate("query", countQuery), (c) => uuidv7s(c, c.req.valid("query")))
 	.post("/uuidv7", validate("query", countQuery), validateBody(countBody), (c) =>
-		idsResponse(c, uuidv7Ids(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))),
+		uuidv7s(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
 	);
 
 const ULID_SUMMARY = "ULIDs (format=uuid: the same 128 bits as UUIDs)";

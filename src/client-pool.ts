@@ -62,10 +62,11 @@ export function createIdPool(options: IdPoolClientOptions) {
 	/** The service's layout, read once; a failed read is forgotten so the next call reads again. */
 	const serviceLayout = (): Promise<SnowflakeLayout> => {
 		if (reading) return reading;
-		const read = source.layout().then((info) => {
-			known = new SnowflakeLayout(layoutConfigOf(info));
+		// Awaited, not `.then`: a source may answer with any thenable, or throw at once.
+		const read = (async () => {
+			known = new SnowflakeLayout(layoutConfigOf(await source.layout()));
 			return known;
-		});
+		})();
 		reading = read;
 		read.catch(() => {
 			if (reading === read) reading = undefined;

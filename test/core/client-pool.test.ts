@@ -4,7 +4,7 @@
  * the service would answer `snowflakeBlocks` and `layout`.
  */
 import { describe, expect, it } from "vitest";
-import type { SnowflakeBlocks } from "../../src/api";
+import type { LayoutInfo, SnowflakeBlocks } from "../../src/api";
 import { idErrorCode } from "../../src/client";
 import { type BlocksSource, createIdPool } from "../../src/client-pool";
 import { blocksOfRuns, expandBlocks } from "../../src/ids/blocks";
@@ -115,6 +115,25 @@ describe("createIdPool under the service's layout", () => {
 		const answer = await pool.snowflake();
 		expect(answer.ids).toEqual(issued.slice(0, 1));
 		expect(calls.layout).toBe(2);
+	});
+
+	it("takes a source that answers with a plain value or throws at once (Miniflare's Node proxy)", async () => {
+		const clock = new FrozenClock(START);
+		const { source, issued } = fakeService(clock);
+		let throws = true;
+		const proxyLike = {
+			snowflakeBlocks: (options: { count: number }) => source.snowflakeBlocks(options),
+			layout: () => {
+				if (throws) throw new Error("unavailable: proxy gone");
+				return SERVICE.toJSON() as unknown as Promise<LayoutInfo>;
+			},
+		} satisfies BlocksSource;
+		const pool = createIdPool({ source: proxyLike, now: () => clock.now() });
+		const call = pool.snowflake();
+		expect(call).toBeInstanceOf(Promise);
+		expect(idErrorCode(await rejection(call))).toBe("unavailable");
+		throws = false;
+		expect((await pool.snowflake()).ids).toEqual(issued.slice(0, 1));
 	});
 
 	it("with a layout given, every call fails unless it is the service's", async () => {

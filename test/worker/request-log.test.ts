@@ -46,14 +46,14 @@ async function logged(path: string, init?: RequestInit, vars: Record<string, unk
  * `issue` with fresh runs of the count asked, or rejects as `fail` says; `asked`
  * lists the counts each call asked for (a pool refill asks for its block size).
  */
-function fakeObjects(fail?: { overloaded?: boolean }) {
+function fakeObjects(fail?: { overloaded?: boolean }, failFirstCall = false) {
 	const { layout } = configFrom(env);
 	const asked: number[] = [];
 	const reject = () => Promise.reject(Object.assign(new Error("object down"), fail));
 	const stub = {
 		issue: (_workerId: number, count: number): Promise<IssueResult> => {
 			asked.push(count);
-			if (fail) return reject();
+			if (fail || (failFirstCall && asked.length === 1)) return reject();
 			const tick = layout.tickOf(Date.now());
 			return Promise.resolve({
 				ok: true,
@@ -169,6 +169,12 @@ describe("request log", () => {
 			const { workerId } = JSON.parse(text) as { workerId: number };
 			expect(line).toMatchObject({ kind: "snowflake", count, workerId, source });
 		}
+		// The pool's refill fails, so the pool goes straight to an object: direct.
+		const flaky = fakeObjects(undefined, true);
+		const { response, line } = await logged("/snowflake?count=3", undefined, flaky);
+		expect(response.status).toBe(200);
+		expect(flaky.asked).toEqual([16, 3]);
+		expect(line).toMatchObject({ kind: "snowflake", count: 3, source: "direct" });
 	});
 
 	it("writes blocks and stats lines with their kind, worker ID and count", async () => {

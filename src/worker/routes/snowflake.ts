@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { configFrom } from "../config";
 import { countBody, queryAndBody, validateBody } from "../json-body";
 import { noteRequest } from "../middleware/request-log";
 import { operation } from "../openapi/describe";
@@ -13,25 +12,16 @@ const NO_STORE = { "Cache-Control": "no-store" } as const;
 
 type Asked = { workerId?: number; count?: number };
 
-/**
- * Where a Snowflake request's IDs come from, as far as the route can tell: a named
- * worker ID, pools off (POOL_MAX_AGE_MS=0) or a count above POOL_MAX_SIZE go
- * straight to an object. (A pool whose refill failed also goes direct; the pool
- * does not report that yet, so such a request is logged "pool".)
- */
-function sourceOf(c: Context<AppEnv>, input: Asked): "pool" | "direct" {
-	if (input.workerId !== undefined) return "direct";
-	const { poolMaxAgeMs, poolMaxSize } = configFrom(c.env);
-	return poolMaxAgeMs > 0 && (input.count ?? 1) <= poolMaxSize ? "pool" : "direct";
-}
-
 /** Snowflakes from a worker ID named, or (`workerId` undefined) from this isolate's pool. */
 async function snowflakes(c: Context<AppEnv>, input: Asked) {
 	noteAsked(c, { kind: "snowflake", ...input, count: input.count ?? 1 });
-	noteRequest(c, { source: sourceOf(c, input) });
+	// A named worker ID is one object call; an auto request says how it was served
+	// (pool, or direct: pools off, a large count, a failed or late refill).
+	if (input.workerId !== undefined) noteRequest(c, { source: "direct" });
 	const auto = {
 		cf: c.req.raw.cf,
 		background: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
+		served: (source: "pool" | "direct") => noteRequest(c, { source }),
 	};
 	return idsResponse(c, await snowflakeIds(c.env, input, auto));
 }

@@ -2,13 +2,15 @@
  * The installable package, as another project gets it: build it, `npm pack` it,
  * install the tarball into a fresh project in a temporary directory, type-check a
  * consumer there under `moduleResolution: nodenext` and `bundler` (with
- * `skipLibCheck: false`, so the shipped declarations are checked too), then run
- * the consumer in Node against a running `wrangler dev`.
+ * `skipLibCheck: false`, so the shipped declarations are checked too), type-check
+ * a Worker that types its service binding with the package's `IdServiceRpc`
+ * (with @cloudflare/workers-types, as such a project has it), then run the first
+ * consumer in Node against a running `wrangler dev`.
  *
  *   npm run test:package
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startWranglerDev } from "./lib/wrangler-dev";
@@ -18,7 +20,7 @@ const tsc = join(repo, "node_modules/.bin/tsc");
 
 /** What a user writes: both entries, a call of the service, the core offline. */
 const CONSUMER = `
-import { IdsError, idErrorCode, idsClient, type SnowflakeIds } from "edge-ids/client";
+import { createIdPool, IdsError, idErrorCode, idsClient, type SnowflakeIds } from "edge-ids/client";
 import { SnowflakeLayout, TWITTER_LAYOUT, decodeId, WorkerIdSet } from "edge-ids/ids";
 
 declare const process: { argv: string[] }; // Node's, without @types/node
@@ -32,6 +34,15 @@ const decoded = decodeId(answer.ids[0] ?? "", layout);
 if (decoded.type !== "snowflake" || decoded.workerId !== 9) throw new Error("decoded wrongly");
 const served = await ids.decode(answer.ids[0] ?? "");
 if (JSON.stringify(served) !== JSON.stringify(decoded)) throw new Error("service and core disagree");
+const discord = await ids.decode("175928847299117063", { layout: "discord" });
+if (discord.type !== "snowflake" || discord.timestamp !== 1462015105796 || discord.workerId !== 1) {
+	throw new Error("discord decode");
+}
+const pooled = await createIdPool({ source: ids }).snowflake({ count: 2 });
+const inPool = pooled.ids.map((id) => decodeId(id, layout));
+if (!inPool.every((d) => d.type === "snowflake" && d.workerId === pooled.workerId)) {
+	throw new Error("pooled IDs are not their answer's worker ID's");
+}
 const failure = await ids.ulid({ count: 0 }).catch((error: unknown) => error);
 if (!(failure instanceof IdsError) || idErrorCode(failure) !== "invalid_count") {
 	throw new Error("expected invalid_count");
@@ -39,6 +50,51 @@ if (!(failure instanceof IdsError) || idErrorCode(failure) !== "invalid_count") 
 if (!WorkerIdSet.parse("0-7", 1023).has(7)) throw new Error("WorkerIdSet");
 console.log(JSON.stringify({ ok: true, first: answer.ids[0] }));
 `;
+
+/**
+ * A Worker calling edge-ids over a service binding typed with the package's
+ * types only (no checkout of edge-ids), with a pool over the binding.
+ */
+const WORKER_CONSUMER = `
+import type { WorkerEntrypoint } from "cloudflare:workers";
+import { createIdPool, idErrorCode, type IdPoolClient, type IdServiceRpc } from "edge-ids/client";
+
+interface Env {
+	IDS: Service<WorkerEntrypoint & IdServiceRpc>;
+}
+
+let pool: IdPoolClient | undefined;
+
+export default {
+	async fetch(_request, env, ctx) {
+		const { workerId, ids } = await env.IDS.snowflake({ workerId: 7, count: 2 });
+		const { blocks } = await env.IDS.snowflakeBlocks({ count: 100 });
+		const discord = await env.IDS.decode("175928847299117063", { layout: "discord" });
+		const { maxWorkerId } = await env.IDS.layout();
+		const { issued } = await env.IDS.stats(7);
+		pool ??= createIdPool({ source: env.IDS });
+		const pooled = await pool.snowflake({ count: 3 }, (work) => ctx.waitUntil(work));
+		const code = await env.IDS.ulid({ count: 0 }).then(() => undefined, idErrorCode);
+		const first: string | undefined = ids[0];
+		return Response.json({ workerId, first, blocks, discord, maxWorkerId, issued, pooled, code });
+	},
+} satisfies ExportedHandler<Env>;
+`;
+
+/** The Worker consumer's tsconfig: Workers types only (@cloudflare/workers-types). */
+const WORKER_TSCONFIG = JSON.stringify({
+	compilerOptions: {
+		target: "es2022",
+		module: "es2022",
+		moduleResolution: "bundler",
+		lib: ["es2022"],
+		types: ["@cloudflare/workers-types"],
+		strict: true,
+		skipLibCheck: false,
+		noEmit: true,
+	},
+	files: ["worker.ts"],
+});
 
 function tsconfig(moduleResolution: "nodenext" | "bundler", outDir?: string) {
 	return JSON.stringify({
@@ -82,6 +138,17 @@ try {
 		run(tsc, ["-p", `tsconfig.${resolution}.json`], project);
 		console.log(`type-checked a consumer with moduleResolution ${resolution}`);
 	}
+	// The repository's pinned copy, as the Worker project would have installed it.
+	mkdirSync(join(project, "node_modules/@cloudflare"), { recursive: true });
+	symlinkSync(
+		join(repo, "node_modules/@cloudflare/workers-types"),
+		join(project, "node_modules/@cloudflare/workers-types"),
+		"dir",
+	);
+	writeFileSync(join(project, "worker.ts"), WORKER_CONSUMER);
+	writeFileSync(join(project, "tsconfig.worker.json"), WORKER_TSCONFIG);
+	run(tsc, ["-p", "tsconfig.worker.json"], project);
+	console.log("type-checked a Worker typing its binding with IdServiceRpc");
 	writeFileSync(join(project, "tsconfig.emit.json"), tsconfig("nodenext", "out"));
 	run(tsc, ["-p", "tsconfig.emit.json"], project);
 

@@ -133,9 +133,10 @@ export interface UuidV7Options {
 }
 /**
  * How `decode` reads a Snowflake-like ID of another system: a preset
- * (`{ layout: "discord" }`), or explicit widths `timeBits`, `workerBits`,
- * `sequenceBits` (63 or 64 bits in all) with `epoch` and `timeUnitMs` defaulting
- * to the service's. Nothing: the service's own layout. ULIDs and UUIDs ignore it.
+ * (`{ layout: "discord" }`, optionally with its own `epoch`), or explicit widths
+ * `timeBits`, `workerBits`, `sequenceBits` (63 or 64 bits in all) with `epoch` and
+ * `timeUnitMs` defaulting to the service's. Nothing: the service's own layout.
+ * ULIDs and UUIDs ignore it. The same fields as `/decode/:id`'s query.
  */
 export interface DecodeOptions {
 	layout?: PresetName;

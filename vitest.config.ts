@@ -26,9 +26,10 @@ for (const stream of [process.stdout, process.stderr]) {
 
 export default defineConfig({
 	test: {
-		// Every request writes one JSON log line (src/worker/middleware/request-log.ts);
-		// test/worker/request-log.test.ts asserts them, the rest would only be noise.
-		onConsoleLog: (log) => !log.startsWith('{"requestId"'),
+		// Every request and RPC call writes one JSON log line (src/worker/middleware/
+		// request-log.ts, src/worker/rpc-call.ts); the log tests assert them, the rest
+		// would only be noise.
+		onConsoleLog: (log) => !log.startsWith('{"requestId"') && !log.startsWith('{"rpc"'),
 		projects: [
 			{
 				// The runtime-neutral ID core: plain TypeScript on a fake clock.

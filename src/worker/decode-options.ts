@@ -6,6 +6,8 @@
  *
  *   decodeWith(config, "175928847299117063", { layout: "discord" });
  */
+
+import type { DecodeOptions } from "../api";
 import { type DecodedId, decodeId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import {
@@ -15,18 +17,10 @@ import {
 	decodeForeign,
 	type ForeignLayout,
 	PRESET_NAMES,
-	type PresetName,
 } from "../ids/foreign-layouts";
 import type { Config } from "./config";
 
-export interface DecodeOptions {
-	layout?: PresetName;
-	timeBits?: number;
-	workerBits?: number;
-	sequenceBits?: number;
-	epoch?: number;
-	timeUnitMs?: number;
-}
+export type { DecodeOptions };
 
 const WIDTHS = ["timeBits", "workerBits", "sequenceBits", "epoch", "timeUnitMs"] as const;
 

@@ -1,11 +1,19 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { IdServiceRpc, LayoutInfo, SnowflakeBlocks, SnowflakeStatsInfo } from "../api";
+import type {
+	DecodeOptions,
+	IdServiceRpc,
+	LayoutInfo,
+	SnowflakeBlocks,
+	SnowflakeBlocksOptions,
+	SnowflakeOptions,
+	SnowflakeStatsInfo,
+	UlidOptions,
+	UuidV7Options,
+} from "../api";
 import type { DecodedId } from "../ids/decode";
-import { IdError } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { configFrom } from "./config";
-import type { DecodeOptions } from "./decode-options";
 import { serviceError } from "./errors";
 import {
 	decode,
@@ -13,31 +21,14 @@ import {
 	snowflakeBlocks,
 	snowflakeIds,
 	snowflakeStats,
-	type UlidFormat,
 	type UlidIds,
 	type UuidV7Ids,
 	ulidIds,
 	uuidv7Ids,
 } from "./operations";
+import { asked, rpcCall } from "./rpc-call";
 
-export interface SnowflakeOptions {
-	/** Omit to let the service pick one from AUTO_WORKER_IDS. */
-	workerId?: number;
-	count?: number;
-}
-export interface SnowflakeBlocksOptions {
-	/** Omit to let the service pick one from AUTO_WORKER_IDS. */
-	workerId?: number;
-	/** Up to MAX_BLOCK_COUNT (default 1). */
-	count?: number;
-}
-export interface UlidOptions {
-	count?: number;
-	format?: UlidFormat;
-}
-export interface UuidV7Options {
-	count?: number;
-}
+export type { SnowflakeBlocksOptions, SnowflakeOptions, UlidOptions, UuidV7Options };
 
 /**
  * The service for other Workers, over a service binding:
@@ -51,26 +42,38 @@ export interface UuidV7Options {
  */
 export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
-		return rpc(() =>
+		// A named worker ID is one object call; an auto call says how the pool served it.
+		const asking = asked("snowflake", options);
+		if (options?.workerId !== undefined) asking.source = "direct";
+		return rpcCall(this.env, "snowflake", asking, (note) =>
 			snowflakeIds(
 				this.env,
 				{ ...optionsObject(options), via: "rpc" },
-				{ background: (work) => this.ctx.waitUntil(work) },
+				{
+					background: (work) => this.ctx.waitUntil(work),
+					served: (source) => note({ source }),
+				},
 			),
 		);
 	}
 
 	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
 	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
-		return rpc(() => snowflakeBlocks(this.env, { ...optionsObject(options), via: "rpc" }));
+		return rpcCall(this.env, "snowflakeBlocks", asked("snowflake-blocks", options), () =>
+			snowflakeBlocks(this.env, { ...optionsObject(options), via: "rpc" }),
+		);
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
-		return rpc(() => ulidIds(this.env, { ...optionsObject(options), via: "rpc" }));
+		return rpcCall(this.env, "ulid", asked("ulid", options), () =>
+			ulidIds(this.env, { ...optionsObject(options), via: "rpc" }),
+		);
 	}
 
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
-		return rpc(() => uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }));
+		return rpcCall(this.env, "uuidv7", asked("uuidv7", options), () =>
+			uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }),
+		);
 	}
 
 	/**
@@ -78,17 +81,24 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	 * `{ layout: "discord" }` or explicit `{ timeBits, workerBits, sequenceBits, epoch?, timeUnitMs? }`.
 	 */
 	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
-		return rpc(() => decode(this.env, id, optionsObject(options) as DecodeOptions));
+		return rpcCall(this.env, "decode", {}, () =>
+			decode(this.env, id, optionsObject(options) as DecodeOptions),
+		);
 	}
 
 	/** The active Snowflake layout, as `GET /layout` answers it. */
 	async layout(): Promise<LayoutInfo> {
-		return rpc(() => configFrom(this.env).layout.toJSON());
+		return rpcCall(this.env, "layout", {}, () => configFrom(this.env).layout.toJSON());
 	}
 
 	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
-		return rpc(() => snowflakeStats(this.env, workerId, "rpc"));
+		return rpcCall(
+			this.env,
+			"stats",
+			asked("snowflake-stats", { workerId, count: undefined }),
+			() => snowflakeStats(this.env, workerId, "rpc"),
+		);
 	}
 
 	/** HTTP over the binding; like RPC, trusted: the token is not asked for. */
@@ -119,27 +129,4 @@ function optionsObject<T extends object>(options: T): Partial<Record<keyof T, un
 		throw serviceError("invalid_format", "options must be an object such as { count: 10 }");
 	}
 	return options;
-}
-
-/**
- * An error's message for RPC: `code: detail`, and for retryable refusals a last
- * `(retry after N s)`, the `Retry-After` of the HTTP answer (`idRetryAfter` in the
- * client reads it back).
- */
-function rpcMessage(error: IdError<string>): string {
-	const seconds = error.retryAfterSeconds;
-	return seconds === undefined
-		? error.message
-		: `${error.message} (retry after ${Math.max(1, seconds)} s)`;
-}
-
-/** Runs an operation; any failure leaves as a plain Error whose message starts with its code. */
-async function rpc<T>(operation: () => T | Promise<T>): Promise<T> {
-	try {
-		return await operation();
-	} catch (thrown) {
-		if (thrown instanceof IdError) throw new Error(rpcMessage(thrown));
-		console.error("internal error in IdService", thrown);
-		throw new Error("internal: an internal error occurred; it has been logged");
-	}
 }

@@ -202,8 +202,9 @@ export function parseConfig(vars: ConfigVars): Config {
 		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, MAX_LEASE_MS),
 		...workerIdVars(vars, layout),
 		poolMaxAgeMs: integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000),
-		// One tick's sequences under Twitter's layout: a refill fits in one tick (no
-		// rollover wait in the object), and an idle isolate wastes at most this many IDs.
+		// Measured (npm run bench:pools, docs/PERFORMANCE.md): 4,096 serves ~100 auto
+		// requests per object call with ~1% of IDs unused; 16,384 makes 4× fewer calls, but
+		// every pool an isolate drops may take 4× more IDs with it.
 		poolMaxSize: integerVar(vars, "POOL_MAX_SIZE", 4_096, 1, 1_000_000),
 		maxBlockCount: integerVar(vars, "MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: corsOriginsVar(vars),

@@ -12,23 +12,21 @@ import type { Config } from "./config";
 /** Issues `count` IDs from one worker ID's object (the one object call every path uses). */
 export type IssueFromObject = (workerId: number, count: number) => Promise<IdBlock>;
 
-/** Per env object (one per isolate in production; tests make their own), then per set and settings. */
-const poolsByEnv = new WeakMap<object, Map<string, IdPool>>();
+/**
+ * Per config (parsed once per env, so one per isolate in production; tests make
+ * their own), then per worker-ID set: the config's sets are fixed objects, so a
+ * request finds its pool without building a key.
+ */
+const poolsByConfig = new WeakMap<Config, Map<WorkerIdSet, IdPool>>();
 
-/** The pool drawing from `set` under this env's config (layout and pool settings). */
-export function autoPool(
-	env: object,
-	config: Config,
-	set: WorkerIdSet,
-	issue: IssueFromObject,
-): IdPool {
-	let pools = poolsByEnv.get(env);
+/** The pool drawing from `set` under this config (layout and pool settings). */
+export function autoPool(config: Config, set: WorkerIdSet, issue: IssueFromObject): IdPool {
+	let pools = poolsByConfig.get(config);
 	if (!pools) {
 		pools = new Map();
-		poolsByEnv.set(env, pools);
+		poolsByConfig.set(config, pools);
 	}
-	const key = `${config.layout.fingerprint()}|${config.poolMaxAgeMs}|${config.poolMaxSize}|${set}`;
-	let pool = pools.get(key);
+	let pool = pools.get(set);
 	if (!pool) {
 		const pick = () => set.pick(Math.random);
 		pool = new IdPool({
@@ -42,7 +40,7 @@ export function autoPool(
 			// second of travel) is lost, say with a cancelled request: go direct.
 			refillTimeoutMs: config.maxWaitMs + 1_000,
 		});
-		pools.set(key, pool);
+		pools.set(set, pool);
 	}
 	return pool;
 }

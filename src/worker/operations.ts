@@ -227,7 +227,7 @@ export async function snowflakeIds(
 	const count = requestCount(config, input.count, input.via);
 	let block: IdBlock;
 	if (input.workerId === undefined) {
-		const pool = autoPool(env, config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
+		const pool = autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
 			issueBlock(env, config, id, n),
 		);
 		const taken = await pool.take(count, auto.background);

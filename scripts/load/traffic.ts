@@ -1,8 +1,9 @@
 /**
- * The load itself: a seeded mix of requests (explicit and auto Snowflakes, ULIDs
- * in both formats, UUIDv7s; GET and POST; JSON and text/plain) and the client
- * that sends one and hands its answer to the ledger.
+ * The load itself: a seeded mix of requests (explicit and auto Snowflakes, explicit
+ * blocks, ULIDs in both formats, UUIDv7s; GET and POST; JSON and text/plain) and
+ * the client that sends one and hands its answer to the ledger.
  */
+import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
 import type { ServerUnderCrashes } from "./crash-loop";
 import type { Ledger } from "./ledger";
 
@@ -18,7 +19,7 @@ export function prng(seed: number): () => number {
 	};
 }
 
-type Kind = "snowflake" | "auto" | "ulid" | "uuidv7";
+type Kind = "snowflake" | "blocks" | "auto" | "ulid" | "uuidv7";
 export interface Op {
 	kind: Kind;
 	workerId?: number;
@@ -28,10 +29,14 @@ export interface Op {
 	format?: "ulid" | "uuid";
 }
 
-/** The next request of the mix: 35% explicit Snowflake, 25% auto (pooled), 20% ULID, 20% UUIDv7. */
+/**
+ * The next request of the mix: 27% explicit Snowflake, 8% explicit blocks, 25% auto
+ * (pooled), 20% ULID, 20% UUIDv7.
+ */
 export function nextOp(random: () => number, workerIds: number[], maxBatch: number): Op {
 	const r = random();
-	const kind: Kind = r < 0.35 ? "snowflake" : r < 0.6 ? "auto" : r < 0.8 ? "ulid" : "uuidv7";
+	const kind: Kind =
+		r < 0.27 ? "snowflake" : r < 0.35 ? "blocks" : r < 0.6 ? "auto" : r < 0.8 ? "ulid" : "uuidv7";
 	const c = random();
 	const count =
 		c < 0.4
@@ -43,9 +48,9 @@ export function nextOp(random: () => number, workerIds: number[], maxBatch: numb
 		kind,
 		count: Math.min(count, maxBatch),
 		method: random() < 0.5 ? "GET" : "POST",
-		text: random() < 0.15,
+		text: random() < 0.15 && kind !== "blocks",
 	};
-	if (kind === "snowflake") {
+	if (kind === "snowflake" || kind === "blocks") {
 		op.workerId = workerIds[Math.floor(random() * workerIds.length)] as number;
 	}
 	if (kind === "ulid") op.format = random() < 0.3 ? "uuid" : "ulid";
@@ -57,6 +62,8 @@ function pathOf(op: Op): string {
 	switch (op.kind) {
 		case "snowflake":
 			return `/snowflake/${op.workerId}?${count}`;
+		case "blocks":
+			return `/snowflake/${op.workerId}/blocks?${count}`;
 		case "auto":
 			return `/snowflake?${count}`;
 		case "ulid":
@@ -119,10 +126,17 @@ export async function send(
 		if (type.startsWith("text/plain")) {
 			ids = body.endsWith("\n") ? body.slice(0, -1).split("\n") : [body];
 		} else {
-			const json = JSON.parse(body) as { type: string; ids: string[]; workerId?: number };
-			const expected = op.kind === "auto" ? "snowflake" : op.kind;
+			const json = JSON.parse(body) as {
+				type: string;
+				ids?: string[];
+				blocks?: SnowflakeBlock[];
+				workerId?: number;
+			};
+			const expected =
+				op.kind === "auto" ? "snowflake" : op.kind === "blocks" ? "snowflake-blocks" : op.kind;
 			if (json.type !== expected) throw new Error(`type ${json.type}`);
-			ids = json.ids;
+			// Blocks are checked as the IDs they stand for.
+			ids = json.blocks ? [...expandBlocks(json.blocks)] : (json.ids ?? []);
 			named = json.workerId;
 		}
 	} catch (error) {
@@ -133,7 +147,7 @@ export async function send(
 		ledger.violation("malformed", `${path}: ${ids.length} IDs`);
 		return;
 	}
-	if (op.kind === "snowflake" || op.kind === "auto") {
+	if (op.kind === "snowflake" || op.kind === "blocks" || op.kind === "auto") {
 		ledger.checkSnowflakes(
 			ids,
 			op.workerId,

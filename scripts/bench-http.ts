@@ -223,16 +223,16 @@ async function main() {
 
 		console.log("\nsummary (best over connection levels)");
 		console.table({
-			"single /snowflake/1 vs /health (goal >= 85%)": `${fmt((single / health) * 100, 1)} %`,
+			"single /snowflake/1 vs /health (target >= 85%)": `${fmt((single / health) * 100, 1)} %`,
 			"one worker ID, batches: IDs/s": fmt(batch),
-			"  vs layout limit 4.096 M/s (goal >= 85%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
+			"  vs layout limit 4.096 M/s (target >= 85%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
 			"auto worker IDs, batches: IDs/s": fmt(auto),
-			"blocks of 1 M, one worker ID: IDs/s (goal >= 95% of 4.096 M)": `${fmt(blocksOne)} (${fmt((blocksOne / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %)`,
+			"blocks of 1 M, one worker ID: IDs/s (target >= 95% of 4.096 M)": `${fmt(blocksOne)} (${fmt((blocksOne / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %)`,
 			"blocks of 1 M, auto worker IDs: IDs/s": fmt(blocksAuto),
 			"  one worker ID vs auto": `${fmt((batch / auto) * 100, 1)} %`,
-			"auto single req/s vs /ulid (goal >= 0.95x)": `${fmt(autoSingle)} vs ${fmt(ulid)} (${fmt(autoSingle / ulid, 2)}x; best p50 ${fmt(p50Of("/snowflake (auto, pooled)"))} vs ${fmt(p50Of("/ulid"))} ms)`,
-			[`auto requests per object call, counts 1/5/100, c=${poolConnections} (goal >= 50)`]: `${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused)`,
-			"auto IDs older than POOL_MAX_AGE_MS on arrival (goal 0)": `${pools.stale} of ${fmt(pools.probed)} probed (oldest ${fmt(pools.maxAgeSeenMs)} ms)`,
+			"auto single req/s vs /ulid (target >= 0.95x)": `${fmt(autoSingle)} vs ${fmt(ulid)} (${fmt(autoSingle / ulid, 2)}x; best p50 ${fmt(p50Of("/snowflake (auto, pooled)"))} vs ${fmt(p50Of("/ulid"))} ms)`,
+			[`auto requests per object call, counts 1/5/100, c=${poolConnections} (target >= 50)`]: `${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused)`,
+			"auto IDs older than POOL_MAX_AGE_MS on arrival (target 0)": `${pools.stale} of ${fmt(pools.probed)} probed (oldest ${fmt(pools.maxAgeSeenMs)} ms)`,
 			"text/plain batches: IDs/s": fmt(text),
 			"peer single req/s vs ours": `${fmt(peerSingle)} vs ${fmt(single)} (ours ${fmt(single / peerSingle, 2)}x)`,
 			"peer batch IDs/s vs ours": `${fmt(peerBatch)} vs ${fmt(batch)} (ours ${fmt(batch / peerBatch, 2)}x)`,

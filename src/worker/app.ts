@@ -70,7 +70,8 @@ const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
  * The longest request URL served. Every valid one is under 100 characters; a longer
  * one is refused before routing and auth, so no error message echoes kilobytes of
  * input. (Before the Worker: Cloudflare's edge answers 414 above 32 KB, local workerd
- * 431 above a 64 KB request line.) Bodies are never read, so their size costs nothing.
+ * 431 above a 64 KB request line.) Bodies are read only when they declare JSON, and
+ * then at most 1 KiB of them (src/worker/json-body.ts).
  */
 const MAX_URL_LENGTH = 4_096;
 

@@ -1,21 +1,8 @@
 /** Config: defaults that fit every valid layout, impossible widths explained, parsed once. */
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../../src/worker/app";
 import { configFrom } from "../../src/worker/config";
-
-function appWith(vars: Record<string, string>) {
-	const own = { ...env, ...vars } as Env;
-	return async (path: string) => {
-		const response = await app.fetch(
-			new Request(`https://ids.test${path}`),
-			own,
-			createExecutionContext(),
-		);
-		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-	};
-}
+import { appWith } from "./helpers";
 
 describe("config defaults", () => {
 	it("fits the default auto set to a layout with fewer than 32 worker IDs", async () => {

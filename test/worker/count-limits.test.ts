@@ -3,22 +3,8 @@
  * that holds (never an object's different one), and worker-ID sets of any size
  * cost no memory to parse.
  */
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../../src/worker/app";
-
-function appWith(vars: Record<string, string>) {
-	const own = { ...env, ...vars } as Env;
-	return async (path: string) => {
-		const response = await app.fetch(
-			new Request(`https://ids.test${path}`),
-			own,
-			createExecutionContext(),
-		);
-		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-	};
-}
+import { appWith } from "./helpers";
 
 const refusal = (max: number) => ({
 	status: 400,

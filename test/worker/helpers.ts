@@ -1,6 +1,11 @@
-import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import {
+	abortAllDurableObjects,
+	createExecutionContext,
+	runInDurableObject,
+} from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject, vi } from "vitest";
+import { app } from "../../src/worker/app";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { FrozenClock } from "../core/fake-clock";
 
@@ -96,4 +101,20 @@ export async function captureErrorLog<T>(body: () => T | Promise<T>): Promise<[T
 	} finally {
 		spy.mockRestore();
 	}
+}
+
+/**
+ * The app under other vars (a new env, so its own parsed config and pools): a GET
+ * that answers status and JSON body. Its objects still run the test config's vars.
+ */
+export function appWith(vars: Record<string, string>) {
+	const own = { ...env, ...vars } as Env;
+	return async (path: string) => {
+		const response = await app.fetch(
+			new Request(`https://ids.test${path}`),
+			own,
+			createExecutionContext(),
+		);
+		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+	};
 }

@@ -1,7 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
 import type { AppEnv } from "./app-env";
-import { noteRequest } from "./middleware/request-log";
+import { askedNote, noteRequest } from "./middleware/request-log";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
@@ -26,11 +26,6 @@ function idsJson(body: { ids: string[] }): string {
 	return `${fields.slice(0, -1)}${fields.length > 2 ? "," : ""}"ids":${list}}`;
 }
 
-/** A number the log may carry; anything else (an unparsable or huge value) is left out. */
-function loggable(value: unknown): number | undefined {
-	return Number.isSafeInteger(value) ? (value as number) : undefined;
-}
-
 /**
  * Notes what a request asks for before its operation runs, so a failure's log
  * line still names the kind, the worker ID (when named) and the count.
@@ -39,11 +34,7 @@ export function noteAsked(
 	c: Context<AppEnv>,
 	asked: { kind: string; workerId?: unknown; count?: unknown },
 ): void {
-	noteRequest(c, {
-		kind: asked.kind,
-		workerId: loggable(asked.workerId),
-		count: loggable(asked.count),
-	});
+	noteRequest(c, askedNote(asked.kind, asked));
 }
 
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */

@@ -11,16 +11,7 @@
  */
 import { type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
-import { configFrom } from "./config";
-import type { RequestNote } from "./middleware/request-log";
-
-/** What a call asks for, as its log line names it (numbers only when they are numbers). */
-export function asked(kind: string, options: { workerId?: unknown; count?: unknown }): RequestNote {
-	const note: RequestNote = { kind };
-	if (Number.isSafeInteger(options?.workerId)) note.workerId = options.workerId as number;
-	if (Number.isSafeInteger(options?.count)) note.count = options.count as number;
-	return note;
-}
+import { type RequestNote, requestLogOn } from "./middleware/request-log";
 
 /**
  * An error's message for RPC: `code: detail`, and for retryable refusals a last
@@ -32,15 +23,6 @@ function rpcMessage(error: IdError<string>): string {
 	return seconds === undefined
 		? error.message
 		: `${error.message} (retry after ${Math.max(1, seconds)} s)`;
-}
-
-/** REQUEST_LOG; on when the config cannot be read (its `invalid_config` is worth a line). */
-function logging(env: Env): boolean {
-	try {
-		return configFrom(env).requestLog;
-	} catch {
-		return true;
-	}
 }
 
 /**
@@ -74,7 +56,7 @@ export async function rpcCall<T>(
 		console.error("internal error in IdService", thrown);
 		throw new Error("internal: an internal error occurred; it has been logged");
 	} finally {
-		if (logging(env)) {
+		if (requestLogOn(env)) {
 			const status = error ? STATUS_OF[error] : 200;
 			const durationMs = Date.now() - started;
 			console.log(JSON.stringify({ rpc: method, status, ...line, durationMs, error }));

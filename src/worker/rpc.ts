@@ -15,6 +15,7 @@ import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { configFrom } from "./config";
 import { serviceError } from "./errors";
+import { askedNote } from "./middleware/request-log";
 import {
 	decode,
 	type SnowflakeIds,
@@ -26,7 +27,7 @@ import {
 	ulidIds,
 	uuidv7Ids,
 } from "./operations";
-import { asked, rpcCall } from "./rpc-call";
+import { rpcCall } from "./rpc-call";
 
 export type { SnowflakeBlocksOptions, SnowflakeOptions, UlidOptions, UuidV7Options };
 
@@ -43,7 +44,7 @@ export type { SnowflakeBlocksOptions, SnowflakeOptions, UlidOptions, UuidV7Optio
 export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
 		// A named worker ID is one object call; an auto call says how the pool served it.
-		const asking = asked("snowflake", options);
+		const asking = askedNote("snowflake", options);
 		if (options?.workerId !== undefined) asking.source = "direct";
 		return rpcCall(this.env, "snowflake", asking, (note) =>
 			snowflakeIds(
@@ -59,19 +60,19 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 
 	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
 	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
-		return rpcCall(this.env, "snowflakeBlocks", asked("snowflake-blocks", options), () =>
+		return rpcCall(this.env, "snowflakeBlocks", askedNote("snowflake-blocks", options), () =>
 			snowflakeBlocks(this.env, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
-		return rpcCall(this.env, "ulid", asked("ulid", options), () =>
+		return rpcCall(this.env, "ulid", askedNote("ulid", options), () =>
 			ulidIds(this.env, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
-		return rpcCall(this.env, "uuidv7", asked("uuidv7", options), () =>
+		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), () =>
 			uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
@@ -93,11 +94,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 
 	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
-		return rpcCall(
-			this.env,
-			"stats",
-			asked("snowflake-stats", { workerId, count: undefined }),
-			() => snowflakeStats(this.env, workerId, "rpc"),
+		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), () =>
+			snowflakeStats(this.env, workerId, "rpc"),
 		);
 	}
 

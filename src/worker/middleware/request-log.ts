@@ -7,7 +7,8 @@
  *    "kind":"snowflake","workerId":7,"count":3,"source":"direct","durationMs":4}
  *
  * Handlers add what only they know with `noteRequest(c, { … })`: what a request
- * asks for is noted before its operation runs (`noteAsked` in respond.ts), so a
+ * asks for is noted before its operation runs (`noteAsked` in respond.ts, from
+ * `askedNote`, which RPC calls share), so a
  * failure's line names its kind, worker ID and count too.
  *
  * Options (all optional):
@@ -76,18 +77,32 @@ function routeOf(c: Context<AppEnv>): string | null {
 }
 
 /** REQUEST_LOG; on when the config cannot be read, so its `invalid_config` answers are logged. */
-function requestLogVar(c: Context<AppEnv>): boolean {
+export function requestLogOn(env: Env): boolean {
 	try {
-		return configFrom(c.env).requestLog;
+		return configFrom(env).requestLog;
 	} catch {
 		return true;
 	}
 }
 
+/**
+ * What a request or RPC call asks for, as its log line names it: the worker ID
+ * and count only when they are safe integers (never an unparsable or huge input).
+ */
+export function askedNote(
+	kind: string,
+	asked: { workerId?: unknown; count?: unknown } | null | undefined,
+): RequestNote {
+	const note: RequestNote = { kind };
+	if (Number.isSafeInteger(asked?.workerId)) note.workerId = asked?.workerId as number;
+	if (Number.isSafeInteger(asked?.count)) note.count = asked?.count as number;
+	return note;
+}
+
 export function requestLog(options: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
 	const write = options.write ?? ((line: string) => console.log(line));
 	const now = options.now ?? Date.now;
-	const enabled = options.enabled ?? requestLogVar;
+	const enabled = options.enabled ?? ((c) => requestLogOn(c.env));
 	return async (c, next) => {
 		if (!enabled(c)) return next();
 		const started = now();

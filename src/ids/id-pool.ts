@@ -21,7 +21,7 @@
  *   const pool = new IdPool({ now: Date.now, msOfTick, refill, direct, maxAgeMs: 1000, maxSize: 4096 });
  *   const { workerId, runs } = await pool.take(5, (work) => ctx.waitUntil(work));
  */
-import { IdError } from "./errors";
+import { describeValue, IdError } from "./errors";
 import type { IdRun } from "./snowflake";
 
 /** IDs of one worker ID, strictly increasing across its runs. */
@@ -124,7 +124,10 @@ export class IdPool {
 	 */
 	async take(count: number, background?: Background): Promise<TakenBlock> {
 		if (!Number.isSafeInteger(count) || count < 1) {
-			throw new IdError("invalid_count", `count must be a positive integer; got ${String(count)}`);
+			throw new IdError(
+				"invalid_count",
+				`count must be a positive integer; got ${describeValue(count)}`,
+			);
 		}
 		this.counters.requests++;
 		const { maxAgeMs, maxSize } = this.options;

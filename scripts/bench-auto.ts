@@ -8,7 +8,7 @@
  *   npm run bench:auto -- --connections 16 --rounds 8
  */
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { fmt, load } from "./lib/autocannon";
 import { startWranglerDev } from "./lib/wrangler-dev";
 
 const { values } = parseArgs({
@@ -19,17 +19,6 @@ const { values } = parseArgs({
 	},
 });
 const ROUTES = ["/snowflake", "/ulid"] as const;
-
-function load(url: string, connections: number, duration: number) {
-	return new Promise<autocannon.Result>((resolve, reject) =>
-		autocannon({ url, connections, duration }, (error, result) =>
-			error ? reject(error) : resolve(result),
-		),
-	);
-}
-
-const fmt = (n: number, digits = 0) =>
-	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
 	const dev = await startWranglerDev({ vars: { REQUEST_LOG: "off" } });

@@ -12,7 +12,7 @@
  */
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { fmt, load } from "./lib/autocannon";
 import { mixedPoolLoad, type PoolLoadResult } from "./lib/pool-load";
 import { freePort } from "./lib/ports";
 import { startWranglerDev } from "./lib/wrangler-dev";
@@ -101,14 +101,6 @@ interface Row {
 	failures: number;
 }
 
-function load(url: string, connections: number, seconds: number, headers?: Record<string, string>) {
-	return new Promise<autocannon.Result>((resolve, reject) => {
-		autocannon({ url, connections, duration: seconds, headers }, (error, result) =>
-			error ? reject(error) : resolve(result),
-		);
-	});
-}
-
 async function startPeer(): Promise<{ url: string; stop: () => void }> {
 	const port = await freePort();
 	const child = spawn("npx", ["tsx", "scripts/peer-server.ts", String(port)], {
@@ -133,9 +125,6 @@ async function startPeer(): Promise<{ url: string; stop: () => void }> {
 	process.on("exit", stop);
 	return { url: `http://127.0.0.1:${port}`, stop };
 }
-
-const fmt = (n: number, digits = 0) =>
-	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
 	console.log(

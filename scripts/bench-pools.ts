@@ -11,6 +11,7 @@
  * run with each other, not with another machine's.
  */
 import { parseArgs } from "node:util";
+import { fmt } from "./lib/autocannon";
 import { mixedPoolLoad } from "./lib/pool-load";
 import { startWranglerDev } from "./lib/wrangler-dev";
 
@@ -26,9 +27,6 @@ const seconds = Number(values.duration);
 const connections = Number(values.connections);
 const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, n) => n); // the default 0-31
 const MAX_AGE_MS = 1000; // POOL_MAX_AGE_MS's default
-
-const fmt = (n: number, digits = 0) =>
-	n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function measure(size: number) {
 	const dev = await startWranglerDev({

@@ -32,22 +32,17 @@ async function measure(size: number) {
 	const dev = await startWranglerDev({
 		vars: { REQUEST_LOG: "off", POOL_MAX_SIZE: String(size) },
 	});
+	const run = (durationS: number) =>
+		mixedPoolLoad({
+			base: dev.url,
+			autoWorkerIds: AUTO_WORKER_IDS,
+			connections,
+			seconds: durationS,
+			maxAgeMs: MAX_AGE_MS,
+		});
 	try {
-		// Warm up: compile, create the objects, let the pool grow.
-		await mixedPoolLoad({
-			base: dev.url,
-			autoWorkerIds: AUTO_WORKER_IDS,
-			connections,
-			seconds: 2,
-			maxAgeMs: MAX_AGE_MS,
-		});
-		return await mixedPoolLoad({
-			base: dev.url,
-			autoWorkerIds: AUTO_WORKER_IDS,
-			connections,
-			seconds,
-			maxAgeMs: MAX_AGE_MS,
-		});
+		await run(2); // warm up: compile, create the objects, let the pool grow
+		return await run(seconds);
 	} finally {
 		await dev.stop();
 	}

@@ -56,38 +56,37 @@ export interface IdPoolClientOptions {
 export function createIdPool(options: IdPoolClientOptions) {
 	const { source } = options;
 	const expected = options.layout && new SnowflakeLayout(options.layout);
-	let reading: Promise<SnowflakeLayout> | undefined;
+	let checked: Promise<SnowflakeLayout> | undefined;
 	let known: SnowflakeLayout | undefined;
 
-	/** The service's layout, read once; a failed read is forgotten so the next call reads again. */
+	/**
+	 * The layout to rebuild IDs with: the service's, read once and checked once
+	 * against the caller's. A failed read is forgotten, so the next call reads
+	 * again; a mismatch is kept (every call fails with it).
+	 */
 	const serviceLayout = (): Promise<SnowflakeLayout> => {
-		if (reading) return reading;
+		if (checked) return checked;
 		// Awaited, not `.then`: a source may answer with any thenable, or throw at once.
-		const read = (async () => {
-			known = new SnowflakeLayout(layoutConfigOf(await source.layout()));
-			return known;
-		})();
-		reading = read;
-		read.catch(() => {
-			if (reading === read) reading = undefined;
+		const read = (async () => new SnowflakeLayout(layoutConfigOf(await source.layout())))();
+		const check = read.then((layout) => {
+			if (expected && expected.fingerprint() !== layout.fingerprint()) {
+				throw new IdError<ServiceErrorCode>(
+					"layout_mismatch",
+					`the pool was given layout ${expected.fingerprint()} but the service runs ${layout.fingerprint()}; omit layout to use the service's`,
+				);
+			}
+			known = layout;
+			return layout;
 		});
-		return read;
-	};
-
-	/** The layout to rebuild IDs with: the service's, once it equals the caller's expectation. */
-	const layoutForCall = async (): Promise<SnowflakeLayout> => {
-		const layout = await serviceLayout();
-		if (expected && expected.fingerprint() !== layout.fingerprint()) {
-			throw new IdError<ServiceErrorCode>(
-				"layout_mismatch",
-				`the pool was given layout ${expected.fingerprint()} but the service runs ${layout.fingerprint()}; omit layout to use the service's`,
-			);
-		}
-		return layout;
+		checked = check;
+		read.catch(() => {
+			if (checked === check) checked = undefined;
+		});
+		return check;
 	};
 
 	const issue = async (count: number): Promise<IdBlock> => {
-		const layout = await layoutForCall();
+		const layout = await serviceLayout();
 		const answer = await source.snowflakeBlocks({ count });
 		return { workerId: answer.workerId, runs: checkedRuns(layout, answer) };
 	};
@@ -116,7 +115,7 @@ export function createIdPool(options: IdPoolClientOptions) {
 					`count must be a positive integer (at most the service's MAX_BLOCK_COUNT); got ${describeValue(count)}`,
 				);
 			}
-			const layout = await layoutForCall();
+			const layout = await serviceLayout();
 			const block = await pool.take(count, background);
 			return {
 				type: "snowflake",

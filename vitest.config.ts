@@ -11,8 +11,7 @@ for (const stream of [process.stdout, process.stderr]) {
 	stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
 		const text = String(chunk);
 		const noise =
-			text.includes(DELIBERATE_RESET) ||
-			(afterDeliberateReset && text.startsWith("stack: "));
+			text.includes(DELIBERATE_RESET) || (afterDeliberateReset && text.startsWith("stack: "));
 		afterDeliberateReset = text.includes(DELIBERATE_RESET);
 		return noise || write(chunk, ...rest);
 	}) as typeof stream.write;

@@ -110,6 +110,7 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 		const behind = await useTestClock(workerId, T - 500);
 		const after = await appJson<Ids>(`/snowflake/${workerId}?count=50`);
 		expect(after.status).toBe(200);
+		// biome-ignore lint/complexity/useMathMinMax: BigInts, which Math.max does not take
 		const maxSeen = [...seen].map(BigInt).reduce((a, b) => (a > b ? a : b), maxBefore);
 		expect(big(after.body.ids[0]) > maxSeen).toBe(true);
 		expect(behind.sleeps.length).toBeGreaterThan(0);

@@ -3,9 +3,9 @@
  * wrangler.toml), requests sent straight to `app.fetch`, and a tally of the
  * faults injected (printed with TEST_STATS=1, for docs/RELIABILITY.md).
  *
- * Requests go straight to `app.fetch` (the Worker's fetch, with its env): under
- * vitest-pool-workers 0.15.1 each `exports.default.fetch` in a file is slower than
- * the last (cloudflare/workers-sdk#15446), and these files send about 500.
+ * Requests go straight to `app.fetch` (the Worker's fetch, with its env): these files
+ * send about 500, and each `exports.default.fetch` costs 2-4 ms in the test runtime
+ * against 0.1 ms for the app itself.
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

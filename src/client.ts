@@ -27,7 +27,7 @@
  * const { ids: [orderId] } = await ids.snowflake({ workerId: 7 });
  *
  * // From another Worker, through a service binding (no public hop, no token):
- * //   wrangler.jsonc: "services": [{ "binding": "IDS", "service": "edge-ids", "entrypoint": "IdService" }]
+ * //   wrangler.toml: [[services]] binding = "IDS", service = "edge-ids", entrypoint = "IdService"
  * const viaBinding = idsClient({ fetch: env.IDS.fetch.bind(env.IDS) });
  *
  * try {

@@ -30,7 +30,7 @@ export interface DevServerOptions {
 	keepState?: boolean;
 	/** Extra `--var NAME:value` settings. Default: none. */
 	vars?: Record<string, string>;
-	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.jsonc"]`. Default: none. */
+	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.toml"]`. Default: none. */
 	args?: string[];
 	/** Milliseconds to wait for `GET /health` to answer `{"status":"ok"}`. Default: 90,000. */
 	timeoutMs?: number;

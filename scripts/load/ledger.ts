@@ -22,7 +22,7 @@ const CROCKFORD_VALUE = new Map([...CROCKFORD].map((c, i) => [c, BigInt(i)]));
 const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
-/** The server's POOL_MAX_AGE_MS (wrangler.jsonc's default). */
+/** The server's POOL_MAX_AGE_MS (wrangler.toml's default). */
 const POOL_MAX_AGE_MS = 1000;
 
 function ulidValue(text: string): bigint {

@@ -4,8 +4,9 @@
  * pool must rebuild exactly the service's IDs, each its answer's worker ID's.
  */
 import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unstable_readConfig } from "wrangler";
 import { type IdServiceRpc, idsClient } from "../../src/client";
 import { createIdPool } from "../../src/client-pool";
 import type { IdService } from "../../src/index";
@@ -16,27 +17,32 @@ let baseUrl: string;
 let IDS: Service<IdService>;
 
 beforeAll(async () => {
-	mf = new Miniflare({
-		host: "127.0.0.1",
-		port: 0,
-		workers: [
-			{
-				name: "edge-ids",
-				modules: true,
-				scriptPath: resolve(".build/service/index.js"),
-				compatibilityDate: "2026-05-01",
-				bindings: { ...LAYOUT, REQUEST_LOG: "off" },
-				durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
-			},
-			{
-				name: "caller",
-				modules: true,
-				script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
-				compatibilityDate: "2026-05-01",
-				serviceBindings: { IDS: { name: "edge-ids", entrypoint: "IdService" } },
-			},
-		],
+	const { compatibility_date: compatibilityDate } = unstable_readConfig({
+		config: "wrangler.toml",
 	});
+	mf = new Miniflare(
+		convertV4MiniflareOptions({
+			host: "127.0.0.1",
+			port: 0,
+			workers: [
+				{
+					name: "edge-ids",
+					modules: true,
+					scriptPath: resolve(".build/service/index.js"),
+					compatibilityDate,
+					bindings: { ...LAYOUT, REQUEST_LOG: "off" },
+					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
+				},
+				{
+					name: "caller",
+					modules: true,
+					script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
+					compatibilityDate,
+					serviceBindings: { IDS: { name: "edge-ids", entrypoint: "IdService" } },
+				},
+			],
+		}),
+	);
 	baseUrl = (await mf.ready).toString();
 	IDS = (await mf.getBindings<{ IDS: Service<IdService> }>("caller")).IDS;
 }, 120_000);

@@ -10,6 +10,6 @@ export default function buildBundles() {
 			["wrangler", "deploy", "--dry-run", "-c", config, "--outdir", resolve(outdir)],
 			{ stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 		);
-	build("wrangler.jsonc", ".build/service");
-	build("examples/consumer/wrangler.jsonc", ".build/consumer");
+	build("wrangler.toml", ".build/service");
+	build("examples/consumer/wrangler.toml", ".build/consumer");
 }

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
 /**
@@ -9,33 +9,38 @@ import { unstable_readConfig } from "wrangler";
  * With `apiToken`, the service requires it over HTTP (not through the binding).
  */
 export async function startServiceAndConsumer(options: { apiToken?: string } = {}) {
-	const service = unstable_readConfig({ config: "wrangler.jsonc" });
-	const consumer = unstable_readConfig({ config: "examples/consumer/wrangler.jsonc" });
-	const mf = new Miniflare({
-		host: "127.0.0.1",
-		port: 0,
-		workers: [
-			{
-				name: service.name,
-				modules: true,
-				scriptPath: resolve(".build/service/index.js"),
-				compatibilityDate: service.compatibility_date,
-				bindings: {
-					...(service.vars as Record<string, string>),
-					...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
+	const service = unstable_readConfig({ config: "wrangler.toml" });
+	const consumer = unstable_readConfig({ config: "examples/consumer/wrangler.toml" });
+	// Miniflare 5 takes these (v4-shaped) options through its converter.
+	const mf = new Miniflare(
+		convertV4MiniflareOptions({
+			host: "127.0.0.1",
+			port: 0,
+			workers: [
+				{
+					name: service.name,
+					modules: true,
+					scriptPath: resolve(".build/service/index.js"),
+					compatibilityDate: service.compatibility_date,
+					bindings: {
+						...(service.vars as Record<string, string>),
+						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
+					},
+					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
+					ratelimits: {
+						RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1000, period: 10 } },
+					},
 				},
-				durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
-				ratelimits: { RATE_LIMITER: { simple: { limit: 1000, period: 10 } } },
-			},
-			{
-				name: consumer.name,
-				modules: true,
-				scriptPath: resolve(".build/consumer/index.js"),
-				compatibilityDate: consumer.compatibility_date,
-				serviceBindings: { IDS: { name: service.name ?? "edge-ids", entrypoint: "IdService" } },
-			},
-		],
-	});
+				{
+					name: consumer.name,
+					modules: true,
+					scriptPath: resolve(".build/consumer/index.js"),
+					compatibilityDate: consumer.compatibility_date,
+					serviceBindings: { IDS: { name: service.name ?? "edge-ids", entrypoint: "IdService" } },
+				},
+			],
+		}),
+	);
 	const url = await mf.ready;
 	return { mf, url, consumerName: consumer.name ?? "edge-ids-consumer" };
 }

@@ -5,38 +5,40 @@
  * it must refuse the object's runs, never write them as its own IDs.
  */
 import { resolve } from "node:path";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 
 let mf: Miniflare;
 
 beforeAll(async () => {
-	const service = unstable_readConfig({ config: "wrangler.jsonc" });
+	const service = unstable_readConfig({ config: "wrangler.toml" });
 	const vars = service.vars as Record<string, string>;
 	const bundle = {
 		modules: true,
 		scriptPath: resolve(".build/service/index.js"),
 		compatibilityDate: service.compatibility_date,
 	};
-	mf = new Miniflare({
-		workers: [
-			{
-				...bundle,
-				name: "edge-ids",
-				bindings: vars,
-				durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
-			},
-			{
-				...bundle,
-				name: "edge-ids-skewed",
-				bindings: { ...vars, SNOWFLAKE_WORKER_BITS: "11", SNOWFLAKE_SEQUENCE_BITS: "11" },
-				durableObjects: {
-					SNOWFLAKE: { className: "SnowflakeWorker", scriptName: "edge-ids", useSQLite: true },
+	mf = new Miniflare(
+		convertV4MiniflareOptions({
+			workers: [
+				{
+					...bundle,
+					name: "edge-ids",
+					bindings: vars,
+					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
 				},
-			},
-		],
-	});
+				{
+					...bundle,
+					name: "edge-ids-skewed",
+					bindings: { ...vars, SNOWFLAKE_WORKER_BITS: "11", SNOWFLAKE_SEQUENCE_BITS: "11" },
+					durableObjects: {
+						SNOWFLAKE: { className: "SnowflakeWorker", scriptName: "edge-ids", useSQLite: true },
+					},
+				},
+			],
+		}),
+	);
 	await mf.ready;
 }, 120_000);
 

@@ -9,13 +9,11 @@
  * is refused with 404 `not_found` before routing and auth, in a short answer that
  * does not echo it.
  *
- * Transport: under vitest-pool-workers 0.15.1 every `exports.default.fetch` (what
- * `call()` uses) is slower than the one before within a test file (about 5 ms per
- * request at first, 40 ms after 300: cloudflare/workers-sdk#15446; the app itself
- * stays at 0.1 ms). So the bulk goes straight to `app.fetch`, the very function
- * src/index.ts exports as the Worker's fetch, with the Worker's own env; a sample of
- * the hostile requests and every oversized one go through `call()`, the runtime's
- * own request path.
+ * Transport: every `exports.default.fetch` (what `call()` uses) costs 2-4 ms in the
+ * test runtime, the app itself 0.1 ms. So the bulk goes straight to `app.fetch`, the
+ * very function src/index.ts exports as the Worker's fetch, with the Worker's own
+ * env; a sample of the hostile requests and every oversized one go through `call()`,
+ * the runtime's own request path.
  *
  * Worker IDs 150-169 (storage is per file). Requests that would reach another
  * worker ID's object, the auto route's 0-31 included, are moved into that range.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
 import { call, callJson } from "./helpers";
 
-const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, i) => i); // wrangler.jsonc: 0-31
+const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, i) => i); // wrangler.toml: 0-31
 
 async function objectCalls(workerIds: number[]): Promise<number> {
 	const answers = await Promise.all(

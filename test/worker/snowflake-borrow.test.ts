@@ -10,7 +10,7 @@ import { callJson, expectIncreasing, issueOrder, useTestClock, YieldingClock } f
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
-const MAX_BORROW_MS = 5; // MAX_BORROW_MS in wrangler.jsonc
+const MAX_BORROW_MS = 5; // MAX_BORROW_MS in wrangler.toml
 
 type Ids = { ids: string[] };
 type ErrorBody = { error: { code: string; message: string } };

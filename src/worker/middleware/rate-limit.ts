@@ -19,9 +19,13 @@
  *
  * @example
  * ```ts
- * // wrangler.jsonc: "ratelimits": [{ "name": "RATE_LIMITER", "namespace_id": "1001",
- * //                                  "simple": { "limit": 1000, "period": 10 } }],
- * //                 "vars": { "RATE_LIMIT_PERIOD": "10" }   (the same period)
+ * // wrangler.toml:
+ * //   [[ratelimits]]
+ * //   name = "RATE_LIMITER"
+ * //   namespace_id = "1001"
+ * //   simple = { limit = 1000, period = 10 }
+ * //   [vars]
+ * //   RATE_LIMIT_PERIOD = "10"   # the same period
  * app.use(rateLimit());
  * ```
  */
@@ -78,7 +82,7 @@ async function withinLimit(limiter: RateLimit, key: string): Promise<boolean> {
 }
 
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<AppEnv> {
-	// Partial: a deployment may drop the binding from wrangler.jsonc.
+	// Partial: a deployment may drop the binding from wrangler.toml.
 	const limiterOf = options.limiter ?? ((c) => (c.env as Partial<Env>).RATE_LIMITER);
 	const exempt = options.exempt ?? ((path) => path === "/health");
 	const retryAfterOf = options.retryAfterSeconds ?? ((c) => configFrom(c.env).rateLimitPeriod);

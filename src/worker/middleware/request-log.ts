@@ -1,6 +1,6 @@
 /**
  * One structured JSON line per request, for Workers Logs (observability is on in
- * wrangler.jsonc) or `wrangler tail`: searchable by request ID, route, status and
+ * wrangler.toml) or `wrangler tail`: searchable by request ID, route, status and
  * error code. Never a token, never an ID: only what describes the request.
  *
  *   {"requestId":"…","method":"GET","route":"/snowflake/:workerId","status":200,

@@ -181,6 +181,10 @@ function linkFromRepo(project: string, name: string): void {
 	symlinkSync(join(repo, "node_modules", name), target, "dir");
 }
 
+// Under `npm publish --dry-run` (prepublishOnly) npm passes its dry run on to the
+// npm calls below, which would then write no tarball and install nothing.
+delete process.env.npm_config_dry_run;
+
 const work = mkdtempSync(join(tmpdir(), "edge-ids-package-"));
 let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
 try {

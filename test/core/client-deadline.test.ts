@@ -177,7 +177,7 @@ describe("client refusals before any request", () => {
 		2 ** 53,
 	];
 	it.each(NOT_WORKER_IDS)(
-		"refuses worker ID %j in every method (invalid_worker_id)",
+		"refuses worker ID %o in every method (invalid_worker_id)",
 		async (workerId) => {
 			const { fetch, urls } = answeringFetch(() => Response.json(ULIDS));
 			const client = idsClient({ baseUrl: "https://ids.test", fetch });

@@ -4,13 +4,17 @@
  * consumer there under `moduleResolution: nodenext` and `bundler` (with
  * `skipLibCheck: false`, so the shipped declarations are checked too), type-check
  * a Worker that types its service binding with the package's `IdServiceRpc`
- * (with @cloudflare/workers-types, as such a project has it), then run the first
- * consumer in Node against a running `wrangler dev`.
+ * (with @cloudflare/workers-types, as such a project has it), and type-check
+ * README's "Use from another project" snippets (ES module and CommonJS) in
+ * projects made by `tsc --init` (its strictest defaults, with the Node types it
+ * suggests); then run the first consumer and both snippets in Node against a
+ * running `wrangler dev`. The packed package.json must carry no scripts and no
+ * devDependencies.
  *
  *   npm run test:package
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startWranglerDev } from "./lib/wrangler-dev";
@@ -112,14 +116,79 @@ function tsconfig(moduleResolution: "nodenext" | "bundler", outDir?: string) {
 	});
 }
 
-function run(command: string, args: string[], cwd: string): string {
-	return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+function run(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: Record<string, string> = {},
+): string {
+	return execFileSync(command, args, {
+		cwd,
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "pipe"],
+		env: { ...process.env, ...env },
+	});
 }
+
+/** README's "Use from another project" TypeScript snippets: the ES module one, then the CommonJS one. */
+function readmeSnippets(): { esm: string; commonjs: string } {
+	const readme = readFileSync(join(repo, "README.md"), "utf8");
+	const section = readme.split("\n## Use from another project\n")[1]?.split("\n## ")[0] ?? "";
+	const [esm, commonjs] = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+	if (!esm || !commonjs?.includes("require(")) {
+		throw new Error(
+			"README's 'Use from another project' must hold an ESM and a CommonJS ts snippet",
+		);
+	}
+	return { esm, commonjs };
+}
+
+/**
+ * A project as `tsc --init` makes it (TypeScript's strictest defaults), with the
+ * Node types its comments suggest, `skipLibCheck` off (the shipped declarations
+ * are checked under those options too), holding `source` as main.ts; `type` is
+ * its package.json's module type. Returns the compiled main.js's path.
+ */
+function strictProject(
+	work: string,
+	tarball: string,
+	type: "module" | "commonjs",
+	source: string,
+): string {
+	const project = join(work, `strict-${type}`);
+	mkdirSync(project);
+	writeFileSync(join(project, "package.json"), JSON.stringify({ type, private: true }));
+	run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], project);
+	linkFromRepo(project, "@types/node");
+	run(tsc, ["--init"], project);
+	writeFileSync(
+		join(project, "tsconfig.node.json"),
+		JSON.stringify({
+			extends: "./tsconfig.json",
+			compilerOptions: { lib: ["esnext"], types: ["node"], skipLibCheck: false, outDir: "out" },
+			files: ["main.ts"],
+		}),
+	);
+	writeFileSync(join(project, "main.ts"), source);
+	run(tsc, ["-p", "tsconfig.node.json"], project);
+	return join(project, "out/main.js");
+}
+
+/** The repository's pinned copy of a types package, as the project would have installed it. */
+function linkFromRepo(project: string, name: string): void {
+	const target = join(project, "node_modules", name);
+	mkdirSync(join(target, ".."), { recursive: true });
+	symlinkSync(join(repo, "node_modules", name), target, "dir");
+}
+
+// Under `npm publish --dry-run` (prepublishOnly) npm passes its dry run on to the
+// npm calls below, which would then write no tarball and install nothing.
+delete process.env.npm_config_dry_run;
 
 const work = mkdtempSync(join(tmpdir(), "edge-ids-package-"));
 let dev: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
 try {
-	run("npm", ["run", "build:package", "--silent"], repo);
+	// `npm pack` builds lib/ itself (prepack).
 	const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], repo)) as {
 		filename: string;
 		files: { path: string }[];
@@ -127,6 +196,10 @@ try {
 	const tarball = join(work, packed[0]?.filename ?? "");
 	const shipped = packed[0]?.files.map((file) => file.path) ?? [];
 	console.log(`packed ${shipped.length} files into ${packed[0]?.filename}`);
+	run("tar", ["xzf", tarball, "package/package.json"], work);
+	const manifest = JSON.parse(readFileSync(join(work, "package/package.json"), "utf8")) as object;
+	const leaked = ["scripts", "devDependencies", "allowScripts"].filter((key) => key in manifest);
+	if (leaked.length > 0) throw new Error(`the packed package.json carries ${leaked.join(", ")}`);
 
 	const project = join(work, "consumer");
 	mkdirSync(project);
@@ -138,13 +211,7 @@ try {
 		run(tsc, ["-p", `tsconfig.${resolution}.json`], project);
 		console.log(`type-checked a consumer with moduleResolution ${resolution}`);
 	}
-	// The repository's pinned copy, as the Worker project would have installed it.
-	mkdirSync(join(project, "node_modules/@cloudflare"), { recursive: true });
-	symlinkSync(
-		join(repo, "node_modules/@cloudflare/workers-types"),
-		join(project, "node_modules/@cloudflare/workers-types"),
-		"dir",
-	);
+	linkFromRepo(project, "@cloudflare/workers-types");
 	writeFileSync(join(project, "worker.ts"), WORKER_CONSUMER);
 	writeFileSync(join(project, "tsconfig.worker.json"), WORKER_TSCONFIG);
 	run(tsc, ["-p", "tsconfig.worker.json"], project);
@@ -152,9 +219,22 @@ try {
 	writeFileSync(join(project, "tsconfig.emit.json"), tsconfig("nodenext", "out"));
 	run(tsc, ["-p", "tsconfig.emit.json"], project);
 
+	const snippets = readmeSnippets();
+	const esm = strictProject(work, tarball, "module", snippets.esm);
+	const commonjs = strictProject(work, tarball, "commonjs", snippets.commonjs);
+	console.log("type-checked README's ESM and CommonJS snippets under `tsc --init`'s options");
+
 	dev = await startWranglerDev();
 	const output = run("node", [join(project, "out/consumer.js"), dev.url], project);
 	console.log(`ran the consumer in Node against wrangler dev: ${output.trim()}`);
+	for (const [form, main] of [
+		["ESM", esm],
+		["CommonJS", commonjs],
+	] as const) {
+		const printed = run("node", [main], repo, { IDS_URL: dev.url }).trim();
+		if (!/^\d+/m.test(printed)) throw new Error(`README's ${form} snippet printed ${printed}`);
+		console.log(`ran README's ${form} snippet: ${printed.split("\n").at(-1)}`);
+	}
 	console.log("package test: passed");
 } catch (error) {
 	const failed = error as { stdout?: string; stderr?: string; message: string };

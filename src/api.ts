@@ -114,22 +114,22 @@ export interface RegionsInfo {
 
 /** Options of `snowflake`: omit `workerId` to let the service pick one (AUTO_WORKER_IDS or the region). */
 export interface SnowflakeOptions {
-	workerId?: number;
+	workerId?: number | undefined;
 	/** Default 1, at most MAX_BATCH. */
-	count?: number;
+	count?: number | undefined;
 }
 /** Options of `snowflakeBlocks`: omit `workerId` to let the service pick one. */
 export interface SnowflakeBlocksOptions {
-	workerId?: number;
+	workerId?: number | undefined;
 	/** Default 1, at most MAX_BLOCK_COUNT. */
-	count?: number;
+	count?: number | undefined;
 }
 export interface UlidOptions {
-	count?: number;
-	format?: UlidFormat;
+	count?: number | undefined;
+	format?: UlidFormat | undefined;
 }
 export interface UuidV7Options {
-	count?: number;
+	count?: number | undefined;
 }
 /**
  * How `decode` reads a Snowflake-like ID of another system: a preset
@@ -139,12 +139,12 @@ export interface UuidV7Options {
  * ULIDs and UUIDs ignore it. The same fields as `/decode/:id`'s query.
  */
 export interface DecodeOptions {
-	layout?: PresetName;
-	timeBits?: number;
-	workerBits?: number;
-	sequenceBits?: number;
-	epoch?: number;
-	timeUnitMs?: number;
+	layout?: PresetName | undefined;
+	timeBits?: number | undefined;
+	workerBits?: number | undefined;
+	sequenceBits?: number | undefined;
+	epoch?: number | undefined;
+	timeUnitMs?: number | undefined;
 }
 
 /**

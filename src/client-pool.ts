@@ -15,8 +15,13 @@
  *
  * Promise: unique, and k-sorted within `maxAgeMs` (like the service's auto route);
  * one answer's IDs strictly increase and share its `workerId`.
+ *
+ * Every `snowflake` call ends within `timeoutMs` (default 10,000), the layout
+ * read included: a read that never answers fails with `timeout` and the next
+ * call reads again, so one lost answer cannot wedge a pool kept in module state.
  */
 import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "./api";
+import { checkTimeoutMs, startDeadline } from "./client-deadline";
 import { runsOfBlocks } from "./ids/blocks";
 import { describeValue, IdError } from "./ids/errors";
 import { type Background, type IdBlock, IdPool } from "./ids/id-pool";
@@ -36,38 +41,69 @@ export interface IdPoolClientOptions {
 	 * The layout the caller expects the service to run. Optional: the pool reads
 	 * the service's own; when given, it must equal it or every call fails.
 	 */
-	layout?: LayoutConfig;
+	layout?: LayoutConfig | undefined;
 	/** Freshness bound in ms (default 1000; 0: every call goes to the service). */
-	maxAgeMs?: number;
+	maxAgeMs?: number | undefined;
 	/** Largest block asked for (default 4096); larger counts go straight to the service. */
-	maxSize?: number;
+	maxSize?: number | undefined;
+	/**
+	 * Longest a `snowflake` call (and the layout read) may take, in ms; past it the
+	 * call rejects with `timeout`. Default 10,000.
+	 */
+	timeoutMs?: number | undefined;
 	/** Default Date.now. */
-	now?: () => number;
+	now?: (() => number) | undefined;
 }
+
+/** Options of one `snowflake` call of the pool. */
+export interface IdPoolSnowflakeOptions {
+	/** IDs wanted, from one block. Default 1. */
+	count?: number | undefined;
+	/** Cancels this call (it rejects with `aborted`); a refill in flight goes on. */
+	signal?: AbortSignal | undefined;
+}
+
+/** A pool call's default deadline: generous for a call that is usually answered from memory. */
+const DEFAULT_POOL_TIMEOUT_MS = 10_000;
 
 /**
  * A pool over `options.source` (see the module comment). Throws `invalid_config`
- * when `options.layout` is not a valid layout. Its `snowflake` rejects with
- * `invalid_count` when `count` is not a positive safe integer, with
- * `layout_mismatch` when `options.layout` is not the service's or an answer's
- * blocks belong to another worker ID, with `invalid_id` for a malformed block,
- * and with the source's own errors (a failed layout read is retried on the next call).
+ * when `options.layout` is not a valid layout or `timeoutMs` not a positive
+ * number of ms. Its `snowflake` rejects with `invalid_count` when `count` is not
+ * a positive safe integer, with `layout_mismatch` when `options.layout` is not
+ * the service's or an answer's blocks belong to another worker ID, with
+ * `invalid_id` for a malformed block, with `timeout` or `aborted` (IdsError), and
+ * with the source's own errors (a failed or timed-out layout read is retried on
+ * the next call).
  */
 export function createIdPool(options: IdPoolClientOptions) {
 	const { source } = options;
 	const expected = options.layout && new SnowflakeLayout(options.layout);
+	const timeoutMs = checkTimeoutMs(
+		"createIdPool's timeoutMs",
+		options.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
+	);
 	let checked: Promise<SnowflakeLayout> | undefined;
 	let known: SnowflakeLayout | undefined;
 
 	/**
 	 * The layout to rebuild IDs with: the service's, read once and checked once
-	 * against the caller's. A failed read is forgotten, so the next call reads
-	 * again; a mismatch is kept (every call fails with it).
+	 * against the caller's. A failed read, or one without an answer within
+	 * `timeoutMs`, is forgotten, so the next call reads again; a mismatch is kept
+	 * (every call fails with it).
 	 */
 	const serviceLayout = (): Promise<SnowflakeLayout> => {
 		if (checked) return checked;
+		// Its own deadline, not a caller's: the read is shared by every call waiting for it.
+		const deadline = startDeadline(timeoutMs, [], "the pool's layout read (layout())");
 		// Awaited, not `.then`: a source may answer with any thenable, or throw at once.
-		const read = (async () => new SnowflakeLayout(layoutConfigOf(await source.layout())))();
+		const read = (async () => {
+			try {
+				return new SnowflakeLayout(layoutConfigOf(await deadline.race(source.layout())));
+			} finally {
+				deadline.end();
+			}
+		})();
 		const check = read.then((layout) => {
 			if (expected && expected.fingerprint() !== layout.fingerprint()) {
 				throw new IdError<ServiceErrorCode>(
@@ -105,7 +141,7 @@ export function createIdPool(options: IdPoolClientOptions) {
 		 * the caller's request. Rejects as `createIdPool` says.
 		 */
 		async snowflake(
-			{ count = 1 }: { count?: number } = {},
+			{ count = 1, signal }: IdPoolSnowflakeOptions = {},
 			background?: Background,
 		): Promise<SnowflakeIds> {
 			// A negative, fractional or NaN count would corrupt the pool's accounting.
@@ -115,13 +151,20 @@ export function createIdPool(options: IdPoolClientOptions) {
 					`count must be a positive integer (at most the service's MAX_BLOCK_COUNT); got ${describeValue(count)}`,
 				);
 			}
-			const layout = await serviceLayout();
-			const block = await pool.take(count, background);
-			return {
-				type: "snowflake",
-				workerId: block.workerId,
-				ids: formatRuns(layout, block.workerId, block.runs),
-			};
+			const deadline = startDeadline(timeoutMs, [signal], "createIdPool's snowflake");
+			try {
+				const layout = await deadline.race(serviceLayout());
+				const block = await deadline.race(pool.take(count, background));
+				return {
+					type: "snowflake",
+					workerId: block.workerId,
+					ids: formatRuns(layout, block.workerId, block.runs),
+				};
+			} catch (error) {
+				throw deadline.blame(error);
+			} finally {
+				deadline.end();
+			}
 		},
 		stats: () => pool.stats(),
 	};

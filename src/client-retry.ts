@@ -14,19 +14,24 @@
  * - `maxDelayMs`: the longest single wait; an answer asking for longer is
  *   returned to the caller at once. Default 10,000.
  * - `baseDelayMs`: the first backoff without `Retry-After`, doubled each time. Default 200.
- * - `sleep(ms)`: how to wait. Default a timer.
+ * - `sleep(ms, signal)`: how to wait. Default a timer, cleared when `signal` aborts.
+ *
+ * Invalid options are refused when the client is made (`IdsError`
+ * `invalid_config`). The client's `timeoutMs` bounds the retries and their waits.
  *
  * @example
  * ```ts
  * const ids = idsClient({ baseUrl, retry: { attempts: 5, maxDelayMs: 2_000 } });
  * ```
  */
+import { IdsError } from "./client-errors";
+import { describeValue } from "./ids/errors";
 
 export interface RetryOptions {
-	attempts?: number;
-	maxDelayMs?: number;
-	baseDelayMs?: number;
-	sleep?: (ms: number) => Promise<void>;
+	attempts?: number | undefined;
+	maxDelayMs?: number | undefined;
+	baseDelayMs?: number | undefined;
+	sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** What a retry needs to know of an answer. */
@@ -44,51 +49,73 @@ interface RetryPolicy {
 	attempts: number;
 	maxDelayMs: number;
 	baseDelayMs: number;
-	sleep: (ms: number) => Promise<void>;
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
- * The options with their defaults. Throws `RangeError` when `attempts` is not a
- * positive integer, or a delay is not a finite number ≥ 0 (NaN would retry forever).
+ * The options with their defaults. Throws `IdsError` `invalid_config` when
+ * `attempts` is not a positive integer, or a delay is not a finite number ≥ 0
+ * (NaN would retry forever).
  */
 export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
 	const { attempts = 3, maxDelayMs = 10_000, baseDelayMs = 200 } = options;
 	if (!Number.isSafeInteger(attempts) || attempts < 1) {
-		throw new RangeError(`retry.attempts must be a positive integer; got ${String(attempts)}`);
+		throw invalidRetry(`retry.attempts must be a positive integer; got ${describeValue(attempts)}`);
 	}
 	for (const [name, value] of [
 		["maxDelayMs", maxDelayMs],
 		["baseDelayMs", baseDelayMs],
 	] as const) {
 		if (!Number.isFinite(value) || value < 0) {
-			throw new RangeError(`retry.${name} must be a finite number ≥ 0; got ${String(value)}`);
+			throw invalidRetry(`retry.${name} must be a finite number ≥ 0; got ${describeValue(value)}`);
 		}
 	}
-	const sleep =
-		options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
-	return { attempts, maxDelayMs, baseDelayMs, sleep };
+	return { attempts, maxDelayMs, baseDelayMs, sleep: options.sleep ?? sleepUnlessAborted };
+}
+
+function invalidRetry(message: string): IdsError {
+	return new IdsError("invalid_config", message, undefined, undefined);
+}
+
+/** A timer that ends early when `signal` aborts, so an abandoned call keeps no timer alive. */
+function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise<void>((done) => {
+		const timer = setTimeout(done, ms);
+		signal?.addEventListener(
+			"abort",
+			() => {
+				clearTimeout(timer);
+				done();
+			},
+			{ once: true },
+		);
+	});
 }
 
 /**
  * Calls `call` until its answer is not retryable (429, 502, 503, 504), the
  * attempts run out or the next wait would exceed `maxDelayMs`; resolves with
  * the last answer. A rejected call is retried the same way (after the backoff);
- * throws the last rejection when none is left, at once for an abort. Throws
- * `RangeError` when the options are invalid (see `retryPolicy`).
+ * throws the last rejection when none is left, at once for an abort. Once
+ * `signal` aborts, no attempt starts and no wait goes on: its reason is thrown.
+ * Throws `invalid_config` when the options are invalid (see `retryPolicy`).
  */
 export async function withRetries<A extends RetryableAnswer>(
 	call: () => Promise<A>,
 	options: RetryOptions = {},
+	signal?: AbortSignal,
 ): Promise<A> {
 	const { attempts, maxDelayMs, baseDelayMs, sleep } = retryPolicy(options);
 	for (let attempt = 1; ; attempt++) {
+		signal?.throwIfAborted();
 		const backoffMs = baseDelayMs * 2 ** (attempt - 1);
 		let answer: A;
 		try {
 			answer = await call();
 		} catch (error) {
+			signal?.throwIfAborted();
 			if (attempt >= attempts || isAbort(error) || backoffMs > maxDelayMs) throw error;
-			await sleep(backoffMs);
+			await sleep(backoffMs, signal);
 			continue;
 		}
 		if (!RETRIED_STATUSES.has(answer.status) || attempt >= attempts) return answer;
@@ -96,7 +123,7 @@ export async function withRetries<A extends RetryableAnswer>(
 		if (delay > maxDelayMs) return answer;
 		// Unread, the body would hold its connection until collected.
 		await answer.body?.cancel().catch(() => undefined);
-		await sleep(delay);
+		await sleep(delay, signal);
 	}
 }
 

@@ -13,6 +13,13 @@
  * - `retry`: retries of 429, 502, 503 and 504 answers and of network failures
  *   (client-retry.ts). Default: 3 attempts, each wait at most 10 s, honouring
  *   `Retry-After`.
+ * - `timeoutMs`: each call's deadline, retries and their waits included.
+ *   Default 30,000. A call past it rejects with `timeout`.
+ * - `signal`: an AbortSignal that cancels every call (e.g. on shutdown).
+ *
+ * Every method takes a last, optional `{ signal, timeoutMs }` for that call.
+ * Every failure is an `IdsError` (client-errors.ts): the service's code, or
+ * `network_error`, `timeout`, `aborted` when no answer came.
  *
  * It runs wherever `fetch` does (Workers, Node 18+, Deno, Bun, browsers) and
  * depends on nothing else. (In this repository, `hc<AppType>` from hono/client
@@ -55,99 +62,56 @@ import type {
 	UuidV7Ids,
 	UuidV7Options,
 } from "./api";
+import { checkTimeoutMs, type Deadline, startDeadline } from "./client-deadline";
+import { IdsError } from "./client-errors";
 import { type RetryOptions, retryPolicy, withRetries } from "./client-retry";
-import type { IdErrorCode } from "./ids/errors";
+import { describeValue, type IdErrorCode } from "./ids/errors";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "./api";
+export {
+	type ClientErrorCode,
+	IdsError,
+	type IdsErrorCode,
+	idErrorCode,
+	idRetryAfter,
+} from "./client-errors";
 export {
 	type BlocksSource,
 	createIdPool,
 	type IdPoolClient,
 	type IdPoolClientOptions,
+	type IdPoolSnowflakeOptions,
 } from "./client-pool";
 export type { IdErrorCode, RetryOptions };
 
-/**
- * Thrown by every `idsClient` method when the service answers with an error, or
- * when an answer is not the service's JSON (an HTML error page of a proxy: the
- * code then follows the status, e.g. 429 `rate_limited`, 502-504 `unavailable`).
- */
-export class IdsError extends Error {
-	override readonly name = "IdsError";
-	constructor(
-		/** The service's error code, e.g. `invalid_count` or `overloaded`. */
-		readonly code: ServiceErrorCode,
-		message: string,
-		/** The HTTP status of the answer. */
-		readonly status: number,
-		/** Seconds to wait before retrying, for 503 answers (`Retry-After`). */
-		readonly retryAfter: number | undefined,
-	) {
-		super(`${code}: ${message}`);
-	}
-}
-
-/**
- * The error code of a failed call, from either client: an `IdsError` (HTTP) or
- * the plain Error an IdService RPC method rejects with (its message starts with
- * the code, because only the message crosses the RPC boundary). `undefined` for
- * anything else.
- *
- * @example
- * ```ts
- * try {
- *   await env.IDS.snowflake({ count: 0 });
- * } catch (error) {
- *   if (idErrorCode(error) === "invalid_count") return new Response("bad count", { status: 400 });
- *   throw error;
- * }
- * ```
- */
-export function idErrorCode(error: unknown): ServiceErrorCode | undefined {
-	if (error instanceof IdsError) return error.code;
-	if (error instanceof Error) {
-		const match = /^([a-z_]+): /.exec(error.message);
-		return match?.[1] as ServiceErrorCode | undefined;
-	}
-	return undefined;
-}
-
-/**
- * Seconds to wait before retrying a failed call, from either client: an
- * `IdsError`'s `retryAfter` (the `Retry-After` header), or the `(retry after N s)`
- * that ends the message of a retryable RPC rejection (`overloaded`,
- * `unavailable`, `clock_regression`, `rate_limited`). `undefined` when the call
- * should not simply be retried.
- *
- * @example
- * ```ts
- * try {
- *   await env.IDS.snowflake({ workerId: 7 });
- * } catch (error) {
- *   const seconds = idRetryAfter(error); // 1 for a restarting object
- *   if (seconds !== undefined) await scheduler.wait(seconds * 1000);
- * }
- * ```
- */
-export function idRetryAfter(error: unknown): number | undefined {
-	if (error instanceof IdsError) return error.retryAfter;
-	if (error instanceof Error) {
-		const match = /\(retry after ([0-9]+) s\)$/.exec(error.message);
-		return match ? Number(match[1]) : undefined;
-	}
-	return undefined;
-}
+/** A call's default deadline, retries and their waits included. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface IdsClientOptions {
-	/** Where the service answers. Default `https://edge-ids.internal`; any URL will do over a binding. */
-	baseUrl?: string;
+	/**
+	 * Where the service answers: an absolute `http:` or `https:` URL, optionally with
+	 * a path prefix. Default `https://edge-ids.internal`; any URL will do over a binding.
+	 */
+	baseUrl?: string | undefined;
 	/** The API_TOKEN, when the service has one. Default: no `Authorization` header. */
-	token?: string;
+	token?: string | undefined;
 	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
-	fetch?: typeof fetch;
+	fetch?: typeof fetch | undefined;
 	/** Retries of answers 429, 502-504 and of network failures (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
-	retry?: RetryOptions;
+	retry?: RetryOptions | undefined;
+	/** Each call's deadline in ms, retries and their waits included. Default 30,000. */
+	timeoutMs?: number | undefined;
+	/** Cancels every call of this client when it aborts (each rejects with `aborted`). */
+	signal?: AbortSignal | undefined;
+}
+
+/** Options of one call, the last argument of every method. */
+export interface CallOptions {
+	/** Cancels this call (it rejects with `aborted`, the signal's reason as `cause`). */
+	signal?: AbortSignal | undefined;
+	/** This call's deadline in ms, instead of the client's `timeoutMs`. */
+	timeoutMs?: number | undefined;
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -155,36 +119,36 @@ type Query = Record<string, string | number | undefined>;
 /**
  * A client for the service's HTTP API (see the module comment for the options
  * and an example). Each method resolves with the route's JSON body or rejects
- * with `IdsError` (or the fetch's own error when the network fails on every
- * attempt). Throws `RangeError` when the `retry` options are invalid.
+ * with `IdsError`. Throws `IdsError` `invalid_config` when `baseUrl`, `retry` or
+ * `timeoutMs` is invalid.
  */
 export function idsClient(options: IdsClientOptions = {}) {
 	const retry = retryPolicy(options.retry);
-	const base = (options.baseUrl ?? "https://edge-ids.internal").replace(/\/+$/, "");
+	const base = checkBaseUrl(options.baseUrl ?? "https://edge-ids.internal");
+	const timeoutMs = checkTimeoutMs("timeoutMs", options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 	const send = options.fetch ?? ((input, init) => fetch(input, init));
 	const headers: Record<string, string> = { Accept: "application/json" };
 	if (options.token) headers.Authorization = `Bearer ${options.token}`;
 
 	/** GET `path` (whose parameters the caller encoded) with `query`; the body, or IdsError. */
-	async function get<T>(path: string, query: Query = {}): Promise<T> {
+	async function get<T>(path: string, query: Query, call: CallOptions = {}): Promise<T> {
 		const url = new URL(base + path);
 		for (const [name, value] of Object.entries(query)) {
 			if (value !== undefined) url.searchParams.set(name, String(value));
 		}
-		const response = await withRetries(() => send(url.toString(), { headers }), retry);
-		const text = await response.text();
-		const body = parseJson(text);
-		if (response.ok && typeof body === "object" && body !== null) return body as T;
-		const retryAfter = seconds(response.headers.get("Retry-After"));
-		if (!response.ok && isErrorBody(body)) {
-			throw new IdsError(body.error.code, body.error.message, response.status, retryAfter);
+		const ms =
+			call.timeoutMs === undefined ? timeoutMs : checkTimeoutMs("timeoutMs", call.timeoutMs);
+		const deadline = startDeadline(ms, [options.signal, call.signal], `GET ${path}`);
+		try {
+			return await answerOf<T>(deadline, () => {
+				const init = { headers, signal: deadline.signal };
+				return withRetries(() => send(url.toString(), init), retry, deadline.signal);
+			});
+		} catch (error) {
+			throw failureOf(error, deadline);
+		} finally {
+			deadline.end();
 		}
-		throw new IdsError(
-			codeOfStatus(response.status),
-			`answer ${response.status} is not the service's JSON: ${JSON.stringify(text.slice(0, 100))}`,
-			response.status,
-			retryAfter,
-		);
 	}
 
 	return {
@@ -194,56 +158,107 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
 		 * MAX_BATCH (10,000).
 		 */
-		snowflake({ workerId, count }: SnowflakeOptions = {}) {
-			const path = workerId === undefined ? "/snowflake" : `/snowflake/${segment(workerId)}`;
-			return get<SnowflakeIds>(path, { count });
+		async snowflake({ workerId, count }: SnowflakeOptions = {}, call?: CallOptions) {
+			const path = workerId === undefined ? "/snowflake" : `/snowflake/${workerSegment(workerId)}`;
+			return get<SnowflakeIds>(path, { count }, call);
 		},
 		/**
 		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
 		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
 		 */
-		snowflakeBlocks({ workerId, count }: SnowflakeBlocksOptions = {}) {
+		async snowflakeBlocks({ workerId, count }: SnowflakeBlocksOptions = {}, call?: CallOptions) {
 			const path =
-				workerId === undefined ? "/snowflake/blocks" : `/snowflake/${segment(workerId)}/blocks`;
-			return get<SnowflakeBlocks>(path, { count });
+				workerId === undefined
+					? "/snowflake/blocks"
+					: `/snowflake/${workerSegment(workerId)}/blocks`;
+			return get<SnowflakeBlocks>(path, { count }, call);
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
-		ulid({ count, format }: UlidOptions = {}) {
-			return get<UlidIds>("/ulid", { count, format });
+		async ulid({ count, format }: UlidOptions = {}, call?: CallOptions) {
+			return get<UlidIds>("/ulid", { count, format }, call);
 		},
 		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
-		uuidv7({ count }: UuidV7Options = {}) {
-			return get<UuidV7Ids>("/uuidv7", { count });
+		async uuidv7({ count }: UuidV7Options = {}, call?: CallOptions) {
+			return get<UuidV7Ids>("/uuidv7", { count }, call);
 		},
 		/**
 		 * What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or
 		 * UUID's time and forms. `options` reads a Snowflake-like ID of another
 		 * system (`{ layout: "discord" }`, or explicit widths), as `/decode/:id?…` does.
 		 */
-		decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
-			const refused = notASegment(id);
-			if (refused) return Promise.reject(refused);
+		async decode(
+			id: string,
+			options: DecodeOptions = {},
+			call?: CallOptions,
+		): Promise<DecodedId | DecodedForeign> {
 			const { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
 			const query = { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
-			return get<DecodedId | DecodedForeign>(`/decode/${segment(id)}`, query);
+			return get<DecodedId | DecodedForeign>(`/decode/${idSegment(id)}`, query, call);
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */
-		layout() {
-			return get<LayoutInfo>("/layout");
+		async layout(call?: CallOptions) {
+			return get<LayoutInfo>("/layout", {}, call);
 		},
 		/** A worker ID's object: IDs issued, requests, clock regressions, lease writes. */
-		stats(workerId: number) {
-			return get<SnowflakeStatsInfo>(`/snowflake/${segment(workerId)}/stats`);
+		async stats(workerId: number, call?: CallOptions) {
+			return get<SnowflakeStatsInfo>(`/snowflake/${workerSegment(workerId)}/stats`, {}, call);
 		},
 		/** The region mapping, and the region this client's requests would use. */
-		regions() {
-			return get<RegionsInfo>("/regions");
+		async regions(call?: CallOptions) {
+			return get<RegionsInfo>("/regions", {}, call);
 		},
 		/** `{"status":"ok"}` while the service answers. */
-		health() {
-			return get<{ status: "ok" }>("/health");
+		async health(call?: CallOptions) {
+			return get<{ status: "ok" }>("/health", {}, call);
 		},
 	};
+}
+
+/**
+ * The answer's JSON body, read within the deadline; an `IdsError` for an error
+ * answer or one that is not the service's JSON.
+ */
+async function answerOf<T>(deadline: Deadline, request: () => Promise<Response>): Promise<T> {
+	const response = await deadline.race(request());
+	const text = await deadline.race(response.text());
+	const body = parseJson(text);
+	if (response.ok && typeof body === "object" && body !== null) return body as T;
+	const retryAfter = seconds(response.headers.get("Retry-After"));
+	if (!response.ok && isErrorBody(body)) {
+		throw new IdsError(body.error.code, body.error.message, response.status, retryAfter);
+	}
+	throw new IdsError(
+		codeOfStatus(response.status),
+		`answer ${response.status} is not the service's JSON: ${JSON.stringify(text.slice(0, 100))}`,
+		response.status,
+		retryAfter,
+	);
+}
+
+/**
+ * What a failed call rejects with: the deadline's `timeout` or `aborted` once it
+ * has passed (whatever the fetch threw for it), an IdsError as it is, a custom
+ * fetch's own abort as `timeout` or `aborted`, and any other rejection (the
+ * fetch's `TypeError`) as `network_error`; the original is the `cause`.
+ */
+function failureOf(thrown: unknown, deadline: Deadline): IdsError {
+	const error = deadline.blame(thrown);
+	if (error instanceof IdsError) return error;
+	const detail = error instanceof Error ? error.message : describeValue(error);
+	// A custom fetch's own cancellation (its AbortSignal or AbortSignal.timeout).
+	if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+		const code = error.name === "TimeoutError" ? "timeout" : "aborted";
+		return new IdsError(code, `the fetch was cancelled (${detail})`, undefined, undefined, {
+			cause: error,
+		});
+	}
+	return new IdsError(
+		"network_error",
+		`the service could not be reached (${detail}); see the error's cause`,
+		undefined,
+		undefined,
+		{ cause: error },
+	);
 }
 
 /** The JSON in `text`, or undefined when it is none (an HTML error page). */
@@ -276,20 +291,66 @@ function seconds(header: string | null): number | undefined {
 	return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/** One path segment, percent-encoded, so that no value can reach another route (`1?count=3`, `%2F`, `#`). */
-function segment(value: string | number): string {
-	return encodeURIComponent(String(value));
+/**
+ * `baseUrl` without trailing slashes, once it is an absolute http(s) URL with no
+ * query, fragment or credentials (`localhost:8787` parses as the scheme
+ * `localhost:`, and fetch would refuse it only on the first call).
+ */
+function checkBaseUrl(baseUrl: string): string {
+	let url: URL | undefined;
+	try {
+		url = new URL(baseUrl);
+	} catch {
+		url = undefined;
+	}
+	const plain =
+		url !== undefined &&
+		(url.protocol === "https:" || url.protocol === "http:") &&
+		url.search === "" &&
+		url.hash === "" &&
+		url.username === "" &&
+		url.password === "" &&
+		!baseUrl.includes("?") &&
+		!baseUrl.includes("#");
+	if (typeof baseUrl === "string" && plain) return baseUrl.replace(/\/+$/, "");
+	throw new IdsError(
+		"invalid_config",
+		`baseUrl must be an absolute http: or https: URL such as "https://ids.example.com" or "http://localhost:8787" (a path prefix is allowed; no query, fragment or credentials: use token); got ${describeValue(baseUrl)}`,
+		undefined,
+		undefined,
+	);
 }
 
 /**
- * An ID that cannot be a path segment of its own: URLs drop empty, "." and ".."
- * segments (encoded or not), so these would reach another route. None is an ID.
+ * A worker ID as its path segment, once it is a non-negative safe integer: any
+ * other value (a string, `"."`, `".."`, `""`, NaN, `7.5`) could reach another
+ * route (`/snowflake/..` is `/`), so it is refused before any request, with the
+ * status the service gives the same refusal.
  */
-function notASegment(id: string): IdsError | undefined {
-	if (id !== "" && !/^(\.|%2e){1,2}$/i.test(id)) return undefined;
-	return new IdsError(
+function workerSegment(workerId: unknown): string {
+	if (typeof workerId === "number" && Number.isSafeInteger(workerId) && workerId >= 0) {
+		return String(workerId);
+	}
+	throw new IdsError(
+		"invalid_worker_id",
+		`workerId must be a non-negative integer (a number, one of the service's WORKER_IDS); got ${describeValue(workerId)}${typeof workerId === "number" ? "" : ` (${typeof workerId})`}`,
+		400,
+		undefined,
+	);
+}
+
+/**
+ * An ID as its path segment, percent-encoded so that no value reaches another
+ * route (`1?count=3`, `%2F`, `#`). URLs drop empty, "." and ".." segments
+ * (encoded or not), so those are refused; none is an ID.
+ */
+function idSegment(id: unknown): string {
+	if (typeof id === "string" && id !== "" && !/^(\.|%2e){1,2}$/i.test(id)) {
+		return encodeURIComponent(id);
+	}
+	throw new IdsError(
 		"invalid_id",
-		`id must be a Snowflake, a ULID or a UUID; got ${JSON.stringify(id)}`,
+		`id must be a Snowflake, a ULID or a UUID; got ${describeValue(id)}`,
 		400,
 		undefined,
 	);

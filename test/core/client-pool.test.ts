@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LayoutInfo, SnowflakeBlocks } from "../../src/api";
-import { idErrorCode } from "../../src/client";
+import { IdsError, idErrorCode } from "../../src/client";
 import { type BlocksSource, createIdPool } from "../../src/client-pool";
 import { blocksOfRuns, expandBlocks } from "../../src/ids/blocks";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
@@ -115,6 +115,49 @@ describe("createIdPool under the service's layout", () => {
 		const answer = await pool.snowflake();
 		expect(answer.ids).toEqual(issued.slice(0, 1));
 		expect(calls.layout).toBe(2);
+	});
+
+	it("a layout read that never answers times out, and the next call reads again (no wedged pool)", async () => {
+		const clock = new FrozenClock(START);
+		const { source, issued, calls } = fakeService(clock);
+		let silent = true;
+		const lost: BlocksSource = {
+			snowflakeBlocks: (options) => source.snowflakeBlocks(options),
+			layout: () => (silent ? new Promise<LayoutInfo>(() => undefined) : source.layout()),
+		};
+		const pool = createIdPool({ source: lost, now: () => clock.now(), timeoutMs: 30 });
+		const waiting = [pool.snowflake(), pool.snowflake({ count: 2 })];
+		for (const call of waiting) {
+			const error = await rejection(call);
+			expect(error).toBeInstanceOf(IdsError);
+			expect(error).toMatchObject({ code: "timeout", status: undefined });
+		}
+		expect(calls.blocks).toBe(0);
+		silent = false;
+		expect((await pool.snowflake()).ids).toEqual(issued.slice(0, 1));
+		expect(calls.layout).toBe(1);
+	});
+
+	it("bounds every call: a source whose blocks never come fails with timeout; a caller's signal aborts", async () => {
+		const clock = new FrozenClock(START);
+		const { source } = fakeService(clock);
+		const stuck: BlocksSource = {
+			snowflakeBlocks: () => new Promise<SnowflakeBlocks>(() => undefined),
+			layout: () => source.layout(),
+		};
+		const pool = createIdPool({ source: stuck, now: () => clock.now(), timeoutMs: 30 });
+		expect(await rejection(pool.snowflake())).toMatchObject({ code: "timeout" });
+		const controller = new AbortController();
+		const call = pool.snowflake({ count: 1, signal: controller.signal });
+		controller.abort();
+		expect(await rejection(call)).toMatchObject({ code: "aborted" });
+	});
+
+	it.each([0, -1, Number.NaN])("refuses timeoutMs %s (invalid_config)", (timeoutMs) => {
+		const { source } = fakeService(new FrozenClock(START));
+		expect(() => createIdPool({ source, timeoutMs })).toThrow(
+			/^invalid_config: createIdPool's timeoutMs must be/,
+		);
 	});
 
 	it("takes a source that answers with a plain value or throws at once (Miniflare's Node proxy)", async () => {

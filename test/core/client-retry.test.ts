@@ -141,15 +141,22 @@ describe("client retries", () => {
 		expect(calls).toHaveLength(3);
 		expect(waits).toEqual([100, 200]);
 		const down = clientWith([{ reject: failure }, { reject: failure }, { reject: failure }]);
-		await expect(down.client.ulid()).rejects.toBe(failure);
+		const error = await down.client.ulid().catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(IdsError);
+		expect(error).toMatchObject({ code: "network_error", status: undefined, cause: failure });
+		expect((error as Error).message).toMatch(/^network_error: .*fetch failed/);
 		expect(down.calls).toHaveLength(3);
 	});
 
-	it("does not retry a caller's abort", async () => {
+	it("does not retry a custom fetch's own abort, and names it", async () => {
 		const abort = new DOMException("aborted", "AbortError");
 		const { client, calls } = clientWith([{ reject: abort }, { status: 200 }]);
-		await expect(client.ulid()).rejects.toBe(abort);
+		await expect(client.ulid()).rejects.toMatchObject({ code: "aborted", cause: abort });
 		expect(calls).toHaveLength(1);
+		const late = new DOMException("signal timed out", "TimeoutError");
+		const timedOut = clientWith([{ reject: late }, { status: 200 }]);
+		await expect(timedOut.client.ulid()).rejects.toMatchObject({ code: "timeout", cause: late });
+		expect(timedOut.calls).toHaveLength(1);
 	});
 
 	it.each([
@@ -179,11 +186,11 @@ describe("client retries", () => {
 	});
 
 	it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
-		"refuses attempts %s at once (RangeError), instead of looping",
+		"refuses attempts %s at once (IdsError invalid_config), instead of looping",
 		(attempts) => {
-			expect(() => idsClient({ retry: { attempts } })).toThrow(RangeError);
+			expect(() => idsClient({ retry: { attempts } })).toThrow(IdsError);
 			expect(() => idsClient({ retry: { attempts } })).toThrow(
-				/attempts must be a positive integer/,
+				/^invalid_config: retry.attempts must be a positive integer/,
 			);
 		},
 	);
@@ -193,6 +200,8 @@ describe("client retries", () => {
 		{ baseDelayMs: -1 },
 		{ baseDelayMs: Number.POSITIVE_INFINITY },
 	])("refuses delays %o", (retry) => {
-		expect(() => idsClient({ retry })).toThrow(RangeError);
+		expect(() => idsClient({ retry })).toThrow(
+			/^invalid_config: retry\.\w+ must be a finite number/,
+		);
 	});
 });

@@ -113,6 +113,42 @@ describe("the typed HTTP client against the running service", () => {
 		expect(await ids.stats(402)).toEqual(before);
 	});
 
+	it("sends no worker ID to another route: '.', '..' and non-integers are refused before any request", async () => {
+		let requests = 0;
+		const counted: typeof fetch = (input, init) => {
+			requests++;
+			return fetch(input, init);
+		};
+		const ids = idsClient({ baseUrl, token: TOKEN, fetch: counted });
+		const before = await ids.stats(402);
+		requests = 0;
+		for (const hostile of [".", "..", "", "%2e", "7/../..", -1, 1.5]) {
+			const workerId = hostile as number;
+			for (const call of [
+				ids.snowflake({ workerId }),
+				ids.snowflakeBlocks({ workerId, count: 5 }),
+				ids.stats(workerId),
+			]) {
+				await expect(call, String(hostile)).rejects.toMatchObject({
+					code: "invalid_worker_id",
+					status: 400,
+				});
+			}
+		}
+		expect(requests).toBe(0);
+		expect(await ids.stats(402)).toEqual(before);
+	});
+
+	it("turns an unreachable service into IdsError network_error, the fetch's error as cause", async () => {
+		const closed = new URL(baseUrl);
+		closed.port = "9"; // discard: nothing listens on loopback
+		const ids = idsClient({ baseUrl: closed.toString(), retry: { attempts: 2, baseDelayMs: 1 } });
+		const error = await ids.health().catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(IdsError);
+		expect(error).toMatchObject({ code: "network_error", status: undefined });
+		expect((error as Error).cause).toBeInstanceOf(TypeError);
+	});
+
 	it("keeps Hono's typed client (hc<AppType>) working over the same service", async () => {
 		const api = hc<AppType>(baseUrl, { headers: { Authorization: `Bearer ${TOKEN}` } });
 		const answer = await api.snowflake[":workerId"].$get({

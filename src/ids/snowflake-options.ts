@@ -50,8 +50,10 @@ export interface SnowflakeGeneratorOptions {
 	/**
 	 * Stores a new high-water mark (a tick). No ID with a tick above the last stored
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
+	 * `leaseMs` is the lease it is written with, to store beside it and pass back as
+	 * `restoredLeaseMs`: never more than `leaseMs` (in whole ticks) or the restored lease.
 	 */
-	persistMark: (tick: number) => void | Promise<void>;
+	persistMark: (tick: number, leaseMs: number) => void | Promise<void>;
 	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
 	restoredMark?: number | undefined;
 	/**

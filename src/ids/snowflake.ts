@@ -61,7 +61,7 @@ export class SnowflakeGenerator {
 	private readonly maxBorrowMs: number;
 	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
-	private readonly persistMark: (tick: number) => void | Promise<void>;
+	private readonly persistMark: SnowflakeGeneratorOptions["persistMark"];
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
 	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
@@ -74,6 +74,7 @@ export class SnowflakeGenerator {
 	private restoring: boolean; // from a restore until the first ID is issued
 	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
 	private readonly restoreLeadMs: number;
+	private readonly restoredLeaseMs: number; // the lease the restored mark was written with
 	private sleptMs = 0; // every ms of timer wait asked for: budgets are measured against it
 	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
 	private tail: Promise<unknown> = Promise.resolve();
@@ -108,8 +109,8 @@ export class SnowflakeGenerator {
 		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
 		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
 		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
-		this.restoreLeadMs =
-			(options.restoredLeaseMs ?? options.leaseMs) + this.maxBorrowMs + layout.timeUnitMs;
+		this.restoredLeaseMs = options.restoredLeaseMs ?? options.leaseMs;
+		this.restoreLeadMs = this.restoredLeaseMs + this.maxBorrowMs + layout.timeUnitMs;
 		this.counters = { ...NO_COUNTS, ...options.restoredCounters };
 	}
 
@@ -279,7 +280,7 @@ export class SnowflakeGenerator {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					await this.persistMark(mark);
+					await this.persistMark(mark, this.leaseOf(mark, now));
 					this.mark = mark;
 					this.counters.leaseWrites++;
 				}
@@ -293,6 +294,17 @@ export class SnowflakeGenerator {
 		} finally {
 			this.inFlight--;
 		}
+	}
+
+	/**
+	 * The lease mark `mark`, written at `now`, is stored with: how far ahead of its clock
+	 * a later life may borrow from it. This life's lease (in whole ticks), or, while
+	 * catching up after a restore, at most the restored lease: the ticks borrowed on top
+	 * of it are not carried, so quick restarts cannot push the lead further each time.
+	 */
+	private leaseOf(mark: number, now: number): number {
+		const ownMs = this.leaseTicks * this.layout.timeUnitMs;
+		return Math.max(ownMs, Math.min(this.layout.msOf(mark) - now, this.restoredLeaseMs));
 	}
 
 	/** Refuses, before issuing anything, a call whose last tick is out of reach. */

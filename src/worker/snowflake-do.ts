@@ -45,8 +45,9 @@ interface StoredStats {
 	/** The mark these were written with; another mark means a version without stats wrote it. */
 	mark: number;
 	/**
-	 * How far that mark may lead the writer's clock: its LEASE_MS, or more when it
-	 * covers ticks borrowed right after a restart. A new life borrows that far.
+	 * The lease that mark was written with (the generator's `leaseMs`): a new life
+	 * borrows that far from it. Ticks borrowed while catching up after a restart are
+	 * not in it, so quick restarts do not add up.
 	 */
 	aheadMs: number;
 	since: string;
@@ -127,14 +128,13 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			restoredCounters: current?.counters,
 			// Synchronous writes, committed together; the output gate holds every response
 			// until they are durable. The stats ride along: no write of their own.
-			persistMark: (tick) => {
+			persistMark: (tick, leaseMs) => {
 				const { lastTimestamp: _, ...counters } = generator.stats();
 				// This write is the one about to be counted.
 				counters.leaseWrites++;
-				const aheadMs = Math.max(config.leaseMs, layout.msOf(tick) - this.clock.now());
 				const record: StoredStats = {
 					mark: tick,
-					aheadMs,
+					aheadMs: leaseMs,
 					since: this.since,
 					counters,
 				};

@@ -41,10 +41,11 @@ export interface SnowflakeGeneratorOptions {
 	 */
 	maxBorrowMs?: number;
 	/**
-	 * The wait budget of one call: the timer waits it may ask for, counting those of
-	 * the calls queued ahead of it. A call that cannot finish within it is refused
-	 * (before issuing anything where that can be known) and the queue moves on.
-	 * Default `DEFAULT_MAX_WAIT_MS`.
+	 * The wait budget of one call: the time that passes on the clock from when it is
+	 * queued (the calls ahead of it included), read after each wait, since timers fire
+	 * late; or the timer time asked for, if more (a clock that stands still). A call
+	 * that cannot finish within it is refused (before issuing anything where that can
+	 * be known) and the queue moves on. Default `DEFAULT_MAX_WAIT_MS`.
 	 */
 	maxWaitMs?: number;
 	/**

@@ -32,6 +32,12 @@ import { DecimalFormatter } from "./snowflake-text";
 export * from "./snowflake-options";
 export { formatRuns } from "./snowflake-text";
 
+/** When a call was queued: a clock reading, and the timer time asked for until then. */
+interface QueuedAt {
+	at: number;
+	slept: number;
+}
+
 /**
  * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
  * A batch is a few runs, which is also the compact form that crosses RPC hops.
@@ -75,7 +81,7 @@ export class SnowflakeGenerator {
 	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
 	private readonly restoreLeadMs: number;
 	private readonly restoredLeaseMs: number; // the lease the restored mark was written with
-	private sleptMs = 0; // every ms of timer wait asked for: budgets are measured against it
+	private sleptMs = 0; // every ms of timer wait asked for: budgets count it where the clock shows less
 	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
 	private tail: Promise<unknown> = Promise.resolve();
 	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
@@ -217,13 +223,13 @@ export class SnowflakeGenerator {
 	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. */
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		this.inFlight++;
-		// The budget counts the waits of the calls ahead of this one too.
-		const sleptBefore = this.sleptMs - this.sleepingMs;
+		// The budget counts from now: the waits of the calls ahead of this one too.
+		const since = { at: reading ?? this.clock.now(), slept: this.sleptMs - this.sleepingMs };
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
-				? this.tail.then(() => this.issue(count, undefined, sleptBefore))
-				: this.issue(count, reading, sleptBefore);
+				? this.tail.then(() => this.issue(count, undefined, since))
+				: this.issue(count, reading, since);
 		this.tail = result.catch(() => undefined);
 		return result;
 	}
@@ -232,7 +238,7 @@ export class SnowflakeGenerator {
 	private async issue(
 		count: number,
 		reading: number | undefined,
-		sleptBefore: number,
+		since: QueuedAt,
 	): Promise<IdRun[]> {
 		try {
 			this.counters.requests++;
@@ -251,7 +257,7 @@ export class SnowflakeGenerator {
 				firstReading = undefined;
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
-				const budgetMs = this.maxWaitMs - (this.sleptMs - sleptBefore);
+				const budgetMs = this.maxWaitMs - this.waitedMs(since, now);
 				// Regression first, before the sequence is touched (Twitter's code reset it first and
 				// could repeat IDs). Restored, the last tick is the full mark: the mark + 1 must be in reach.
 				const behindTick = this.restoring ? this.lastTick + 1 : this.lastTick;
@@ -305,6 +311,18 @@ export class SnowflakeGenerator {
 	private leaseOf(mark: number, now: number): number {
 		const ownMs = this.leaseTicks * this.layout.timeUnitMs;
 		return Math.max(ownMs, Math.min(this.layout.msOf(mark) - now, this.restoredLeaseMs));
+	}
+
+	/**
+	 * How long a call queued at `since` has waited, read on the clock after each wait:
+	 * timers fire late (200 waits of 1 ms can take 400 ms), so the time asked for
+	 * understates it. The time asked for still counts where it is more, on a clock that
+	 * stands still or steps back.
+	 */
+	private waitedMs(since: QueuedAt, now: number): number {
+		const elapsed = now - since.at;
+		const asked = this.sleptMs - since.slept;
+		return elapsed > asked ? elapsed : asked;
 	}
 
 	/** Refuses, before issuing anything, a call whose last tick is out of reach. */

@@ -3,6 +3,7 @@ import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import {
 	type IdRun,
+	NO_COUNTS,
 	type SnowflakeCounters,
 	SnowflakeGenerator,
 	type SnowflakeStats,
@@ -19,7 +20,7 @@ export type IssueResult =
 	| { ok: true; runs: IdRun[]; layout?: string }
 	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
-/** An object's stats; `since` (ISO) is when counting began: they survive restarts. */
+/** An object's stats; `since` (ISO) is when counting began. Counts once read survive restarts. */
 export type ObjectStats = SnowflakeStats & { workerId: number; since: string };
 
 export type StatsResult = { ok: true; stats: ObjectStats } | Extract<IssueResult, { ok: false }>;
@@ -33,7 +34,10 @@ export const workersClock: Clock = {
 /** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
-/** Written in the same synchronous batch as the mark (one commit): `StoredStats`. */
+/**
+ * `StoredStats`: written with every mark (same commit), again when the call that wrote
+ * the mark ends (its own counts), and before a stats read is answered if counts moved.
+ */
 const STATS_KEY = "stats";
 /**
  * The longest lease an earlier version could have written a mark with (it accepted
@@ -43,7 +47,7 @@ const LEGACY_MAX_LEASE_MS = 60_000;
 
 interface StoredStats {
 	/** The mark these were written with; another mark means a version without stats wrote it. */
-	mark: number;
+	mark: number | undefined;
 	/**
 	 * The lease that mark was written with (the generator's `leaseMs`): a new life
 	 * borrows that far from it. Ticks borrowed while catching up after a restart are
@@ -52,6 +56,8 @@ interface StoredStats {
 	aheadMs: number;
 	since: string;
 	counters: SnowflakeCounters;
+	/** Shown until the new life issues its first ID. */
+	lastTimestamp?: number | null;
 }
 
 /**
@@ -69,6 +75,10 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
 	private since = "";
+	/** The stats record as last stored (the mark and lease it names are the stored ones). */
+	private stored: StoredStats | undefined;
+	/** A mark was written since the stats were last stored: store them when its call ends. */
+	private markWritten = false;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -77,16 +87,48 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
 			return failure(error);
+		} finally {
+			// The call that wrote a mark stored the stats mid-way, before its own counts:
+			// store them once more now (one write per mark write, none per request).
+			if (this.markWritten) this.storeStats();
 		}
 	}
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			const stats = this.generatorFor(workerId).stats();
-			return { ok: true, stats: { workerId, ...stats, since: this.since } };
+			const { lastTimestamp, ...counters } = this.generatorFor(workerId).stats();
+			// A count a caller sees must survive a restart: store it before answering (the
+			// output gate holds the answer until it is durable). Counts nobody read may be
+			// lost with the instance (the requests since the last mark write).
+			if (!sameCounts(counters, this.stored?.counters)) this.storeStats();
+			const shown = lastTimestamp ?? this.stored?.lastTimestamp ?? null;
+			return {
+				ok: true,
+				stats: { workerId, ...counters, lastTimestamp: shown, since: this.since },
+			};
 		} catch (error) {
 			return failure(error);
 		}
+	}
+
+	/** Stores the counters as they are now, with the stored mark and lease. */
+	private storeStats(): void {
+		const { generator, stored } = this;
+		if (!generator) return;
+		const { lastTimestamp, ...counters } = generator.stats();
+		this.writeStats({
+			mark: stored?.mark,
+			aheadMs: stored?.aheadMs ?? 0,
+			since: this.since,
+			counters,
+			lastTimestamp: lastTimestamp ?? stored?.lastTimestamp ?? null,
+		});
+	}
+
+	private writeStats(record: StoredStats): void {
+		this.ctx.storage.kv.put(STATS_KEY, record);
+		this.stored = record;
+		this.markWritten = false;
 	}
 
 	private generatorFor(workerId: number): SnowflakeGenerator {
@@ -115,6 +157,14 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		// Stats written with another mark are stale (a version without them wrote since): start over.
 		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
 		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
+		const restoredLeaseMs =
+			mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS);
+		this.stored = current ?? {
+			mark,
+			aheadMs: restoredLeaseMs ?? 0,
+			since: this.since,
+			counters: { ...NO_COUNTS },
+		};
 		const generator = new SnowflakeGenerator({
 			layout,
 			workerId,
@@ -124,27 +174,35 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			maxWaitMs: config.maxWaitMs,
 			leaseMs: config.leaseMs,
 			restoredMark: mark,
-			restoredLeaseMs: mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS),
+			restoredLeaseMs,
 			restoredCounters: current?.counters,
 			// Synchronous writes, committed together; the output gate holds every response
 			// until they are durable. The stats ride along: no write of their own.
 			persistMark: (tick, leaseMs) => {
-				const { lastTimestamp: _, ...counters } = generator.stats();
+				const { lastTimestamp, ...counters } = generator.stats();
 				// This write is the one about to be counted.
 				counters.leaseWrites++;
-				const record: StoredStats = {
+				kv.put(MARK_KEY, tick);
+				this.writeStats({
 					mark: tick,
 					aheadMs: leaseMs,
 					since: this.since,
 					counters,
-				};
-				kv.put(MARK_KEY, tick);
-				kv.put(STATS_KEY, record);
+					lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+				});
+				this.markWritten = true;
 			},
 		});
 		this.generator = generator;
 		return generator;
 	}
+}
+
+function sameCounts(a: SnowflakeCounters, b: SnowflakeCounters | undefined): boolean {
+	if (!b) return false;
+	for (const key of Object.keys(a) as (keyof SnowflakeCounters)[])
+		if (a[key] !== b[key]) return false;
+	return true;
 }
 
 function failure(error: unknown): Extract<IssueResult, { ok: false }> {

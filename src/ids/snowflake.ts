@@ -83,6 +83,7 @@ export class SnowflakeGenerator {
 	private readonly restoredLeaseMs: number; // the lease the restored mark was written with
 	private sleptMs = 0; // every ms of timer wait asked for: budgets count it where the clock shows less
 	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
+	private highest = Number.NEGATIVE_INFINITY; // the highest clock reading: budgets are measured on it
 	private tail: Promise<unknown> = Promise.resolve();
 	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
 	private readonly counters: SnowflakeCounters;
@@ -224,7 +225,10 @@ export class SnowflakeGenerator {
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		this.inFlight++;
 		// The budget counts from now: the waits of the calls ahead of this one too.
-		const since = { at: reading ?? this.clock.now(), slept: this.sleptMs - this.sleepingMs };
+		const since = {
+			at: this.highestReading(reading ?? this.clock.now()),
+			slept: this.sleptMs - this.sleepingMs,
+		};
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
@@ -316,13 +320,20 @@ export class SnowflakeGenerator {
 	/**
 	 * How long a call queued at `since` has waited, read on the clock after each wait:
 	 * timers fire late (200 waits of 1 ms can take 400 ms), so the time asked for
-	 * understates it. The time asked for still counts where it is more, on a clock that
-	 * stands still or steps back.
+	 * understates it. Measured on the highest reading so far, so that a reading that
+	 * steps back for a moment does not pass for a long wait; the time asked for still
+	 * counts where it is more, on a clock that stands still or steps back.
 	 */
 	private waitedMs(since: QueuedAt, now: number): number {
-		const elapsed = now - since.at;
+		const elapsed = this.highestReading(now) - since.at;
 		const asked = this.sleptMs - since.slept;
 		return elapsed > asked ? elapsed : asked;
+	}
+
+	/** The highest clock reading so far, `now` included (a NaN reading changes nothing). */
+	private highestReading(now: number): number {
+		if (now > this.highest) this.highest = now;
+		return this.highest;
 	}
 
 	/** Refuses, before issuing anything, a call whose last tick is out of reach. */

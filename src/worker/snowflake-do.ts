@@ -9,7 +9,13 @@ import {
 	type SnowflakeStats,
 } from "../ids/snowflake";
 import { configFrom } from "./config";
-import { type ServiceErrorCode, serviceError } from "./errors";
+import type { ServiceErrorCode } from "./errors";
+import {
+	NAMESPACE_LAYOUT_NAME,
+	namespaceLayoutMismatch,
+	namespaceLayoutUnreachable,
+	storedLayoutMismatch,
+} from "./layout-guard";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
 export type IssueResult =
@@ -72,6 +78,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
 	private generator: SnowflakeGenerator | undefined;
+	private starting: Promise<SnowflakeGenerator> | undefined;
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
 	private since = "";
@@ -82,7 +89,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
-			const generator = this.generatorFor(workerId);
+			const generator = await this.generatorFor(workerId);
 			const runs = await generator.nextRuns(count);
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
@@ -96,7 +103,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			const { lastTimestamp, ...counters } = this.generatorFor(workerId).stats();
+			const { lastTimestamp, ...counters } = (await this.generatorFor(workerId)).stats();
 			// A count a caller sees must survive a restart: store it before answering (the
 			// output gate holds the answer until it is durable). Counts nobody read may be
 			// lost with the instance (the requests since the last mark write).
@@ -131,26 +138,48 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		this.markWritten = false;
 	}
 
-	private generatorFor(workerId: number): SnowflakeGenerator {
+	/**
+	 * The layout the namespace's worker IDs issue under, as held by the object named
+	 * NAMESPACE_LAYOUT_NAME (an instance of this class): `fingerprint` if none yet.
+	 */
+	async claimLayout(fingerprint: string): Promise<string> {
+		const kv = this.ctx.storage.kv;
+		const held = kv.get<string>(LAYOUT_KEY);
+		if (held !== undefined) return held;
+		kv.put(LAYOUT_KEY, fingerprint);
+		return fingerprint;
+	}
+
+	/** The generator, made on first use (a fresh worker ID first checks the namespace's layout). */
+	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
 		if (this.generator) {
 			if (this.generator.workerId !== workerId) {
 				throw new IdError("internal", "a Snowflake object was asked for another worker ID");
 			}
 			return this.generator;
 		}
+		// One start at a time: calls that arrive during its await share it.
+		this.starting ??= this.start(workerId).finally(() => {
+			this.starting = undefined;
+		});
+		return this.starting;
+	}
+
+	private async start(workerId: number): Promise<SnowflakeGenerator> {
 		const config = configFrom(this.env);
 		const { layout } = config;
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
 		const stored = kv.get<string>(LAYOUT_KEY);
+		// IDs issued under another layout could collide with this one's: refuse.
 		if (stored !== undefined && stored !== fingerprint) {
-			// IDs issued under another layout could collide with this one's: refuse.
-			throw serviceError(
-				"layout_mismatch",
-				`worker ID ${workerId} issued IDs under another Snowflake layout; restore the SNOWFLAKE_* settings it used or move to a new epoch in a new namespace`,
-			);
+			throw storedLayoutMismatch(workerId, stored, fingerprint);
 		}
-		if (stored === undefined) kv.put(LAYOUT_KEY, fingerprint);
+		if (stored === undefined) {
+			const held = await this.namespaceLayout(workerId, fingerprint);
+			if (held !== fingerprint) throw namespaceLayoutMismatch(workerId, held, fingerprint);
+			kv.put(LAYOUT_KEY, fingerprint);
+		}
 		this.fingerprint = fingerprint;
 		const mark = kv.get<number>(MARK_KEY);
 		const saved = kv.get<StoredStats>(STATS_KEY);
@@ -195,6 +224,18 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		});
 		this.generator = generator;
 		return generator;
+	}
+
+	/** The namespace's layout: once in a worker ID's life, before its first ID. */
+	private async namespaceLayout(workerId: number, fingerprint: string): Promise<string> {
+		const namespace = this.env.SNOWFLAKE;
+		try {
+			return await namespace
+				.get(namespace.idFromName(NAMESPACE_LAYOUT_NAME))
+				.claimLayout(fingerprint);
+		} catch {
+			throw namespaceLayoutUnreachable(workerId);
+		}
 	}
 }
 

@@ -89,7 +89,7 @@ describe("stats never decrease across restarts and evictions", () => {
 	});
 
 	it("keep every count a caller read when the object ends between requests", async () => {
-		const clock = await useTestClock(45, new YieldingClock(T));
+		await useTestClock(45, new YieldingClock(T));
 		for (const count of [1, 5_000, 10_000, 1]) {
 			expect((await callJson<Ids>(`/snowflake/45?count=${count}`)).status).toBe(200);
 		}

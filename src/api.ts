@@ -90,8 +90,10 @@ export interface SnowflakeBlocks {
 export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
 
 /**
- * What `GET /snowflake/:workerId/stats` answers. The counts survive restarts;
- * `since` (ISO 8601) is when they began.
+ * What `GET /snowflake/:workerId/stats` answers. The counts never decrease: every
+ * count an answer showed survives restarts and evictions (an instance that ends may
+ * lose only counts nobody read, of requests since its last lease write). `since`
+ * (ISO 8601) is when they began.
  */
 export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };
 

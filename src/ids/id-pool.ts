@@ -15,7 +15,8 @@
  *   pool empty await that one, for at most `refillTimeoutMs`.
  * - A count above `maxSize` goes direct; so does one above the block size
  *   (which grows to hold four such counts): held IDs are not thrown away for it.
- *   A failed or late refill falls back to direct.
+ *   A failed or late refill falls back to direct. Direct IDs for a count the pool
+ *   serves keep the freshness bound too; a bound shorter than a tick is refused.
  * The pool holds IDs only, never connections or stubs.
  *
  *   const pool = new IdPool({ now: Date.now, msOfTick, refill, direct, maxAgeMs: 1000, maxSize: 4096 });
@@ -132,11 +133,12 @@ export class IdPool {
 		this.counters.requests++;
 		const { maxAgeMs, maxSize } = this.options;
 		if (maxAgeMs <= 0 || count > maxSize) return this.goDirect(count);
+		this.refuseBoundBelowTick();
 		if (count > this.size) {
 			// Serving it from blocks sized for smaller counts would waste them: go
 			// direct, and size the next blocks for this demand.
 			this.size = Math.min(maxSize, count * 4);
-			return this.goDirect(count);
+			return this.goDirectFresh(count);
 		}
 		// Two refills awaited at most: concurrent takers may drain the first one.
 		for (let attempt = 0; attempt < 3; attempt++) {
@@ -148,12 +150,49 @@ export class IdPool {
 			if (attempt === 2) break;
 			if (!(await this.awaitRefill(count, background))) break;
 		}
-		return this.goDirect(count);
+		return this.goDirectFresh(count);
 	}
 
 	private async goDirect(count: number): Promise<TakenBlock> {
 		this.counters.directCalls++;
 		return { ...(await this.options.direct(count)), source: "direct" };
+	}
+
+	/**
+	 * A direct call for a count the pool serves: its IDs keep the freshness bound too.
+	 * A block that arrives already older (a slow call) is dropped and asked for once
+	 * more; a second stale one is refused as retryable rather than handed out.
+	 */
+	private async goDirectFresh(count: number): Promise<TakenBlock> {
+		for (let attempt = 0; ; attempt++) {
+			const taken = await this.goDirect(count);
+			const first = taken.runs[0];
+			const oldest = this.options.now() - this.options.maxAgeMs;
+			if (!first || this.options.msOfTick(first.tick) >= oldest) return taken;
+			this.counters.wasted += count;
+			if (attempt === 1) {
+				throw new IdError(
+					"overloaded",
+					`IDs arrived older than the pool's freshness bound (${this.options.maxAgeMs} ms) twice; retry shortly`,
+					1,
+				);
+			}
+		}
+	}
+
+	/**
+	 * A bound shorter than one tick cannot be kept: an ID is up to a tick old when
+	 * issued. Checked per take (a consumer's pool learns its layout late).
+	 */
+	private refuseBoundBelowTick(): void {
+		const { msOfTick, maxAgeMs } = this.options;
+		const tickMs = msOfTick(1) - msOfTick(0);
+		if (maxAgeMs < tickMs) {
+			throw new IdError(
+				"invalid_config",
+				`maxAgeMs (${maxAgeMs}) must be 0 (pool off) or at least one tick (${tickMs} ms): an ID is up to a tick old when issued`,
+			);
+		}
 	}
 
 	/** Takes from the current block, moving to the next when it cannot serve. */

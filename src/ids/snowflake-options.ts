@@ -41,17 +41,20 @@ export interface SnowflakeGeneratorOptions {
 	 */
 	maxBorrowMs?: number;
 	/**
-	 * The wait budget of one call: the timer waits it may ask for, counting those of
-	 * the calls queued ahead of it. A call that cannot finish within it is refused
-	 * (before issuing anything where that can be known) and the queue moves on.
-	 * Default `DEFAULT_MAX_WAIT_MS`.
+	 * The wait budget of one call: the time that passes on the clock from when it is
+	 * queued (the calls ahead of it included), read after each wait, since timers fire
+	 * late; or the timer time asked for, if more (a clock that stands still). A call
+	 * that cannot finish within it is refused (before issuing anything where that can
+	 * be known) and the queue moves on. Default `DEFAULT_MAX_WAIT_MS`.
 	 */
 	maxWaitMs?: number;
 	/**
 	 * Stores a new high-water mark (a tick). No ID with a tick above the last stored
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
+	 * `leaseMs` is the lease it is written with, to store beside it and pass back as
+	 * `restoredLeaseMs`: never more than `leaseMs` (in whole ticks) or the restored lease.
 	 */
-	persistMark: (tick: number) => void | Promise<void>;
+	persistMark: (tick: number, leaseMs: number) => void | Promise<void>;
 	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
 	restoredMark?: number | undefined;
 	/**

@@ -32,6 +32,12 @@ import { DecimalFormatter } from "./snowflake-text";
 export * from "./snowflake-options";
 export { formatRuns } from "./snowflake-text";
 
+/** When a call was queued: a clock reading, and the timer time asked for until then. */
+interface QueuedAt {
+	at: number;
+	slept: number;
+}
+
 /**
  * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
  * A batch is a few runs, which is also the compact form that crosses RPC hops.
@@ -61,7 +67,7 @@ export class SnowflakeGenerator {
 	private readonly maxBorrowMs: number;
 	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
-	private readonly persistMark: (tick: number) => void | Promise<void>;
+	private readonly persistMark: SnowflakeGeneratorOptions["persistMark"];
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
 	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
@@ -74,8 +80,10 @@ export class SnowflakeGenerator {
 	private restoring: boolean; // from a restore until the first ID is issued
 	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
 	private readonly restoreLeadMs: number;
-	private sleptMs = 0; // every ms of timer wait asked for: budgets are measured against it
+	private readonly restoredLeaseMs: number; // the lease the restored mark was written with
+	private sleptMs = 0; // every ms of timer wait asked for: budgets count it where the clock shows less
 	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
+	private highest = Number.NEGATIVE_INFINITY; // the highest clock reading: budgets are measured on it
 	private tail: Promise<unknown> = Promise.resolve();
 	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
 	private readonly counters: SnowflakeCounters;
@@ -108,8 +116,8 @@ export class SnowflakeGenerator {
 		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
 		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
 		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
-		this.restoreLeadMs =
-			(options.restoredLeaseMs ?? options.leaseMs) + this.maxBorrowMs + layout.timeUnitMs;
+		this.restoredLeaseMs = options.restoredLeaseMs ?? options.leaseMs;
+		this.restoreLeadMs = this.restoredLeaseMs + this.maxBorrowMs + layout.timeUnitMs;
 		this.counters = { ...NO_COUNTS, ...options.restoredCounters };
 	}
 
@@ -216,13 +224,16 @@ export class SnowflakeGenerator {
 	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. */
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		this.inFlight++;
-		// The budget counts the waits of the calls ahead of this one too.
-		const sleptBefore = this.sleptMs - this.sleepingMs;
+		// The budget counts from now: the waits of the calls ahead of this one too.
+		const since = {
+			at: this.highestReading(reading ?? this.clock.now()),
+			slept: this.sleptMs - this.sleepingMs,
+		};
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
-				? this.tail.then(() => this.issue(count, undefined, sleptBefore))
-				: this.issue(count, reading, sleptBefore);
+				? this.tail.then(() => this.issue(count, undefined, since))
+				: this.issue(count, reading, since);
 		this.tail = result.catch(() => undefined);
 		return result;
 	}
@@ -231,7 +242,7 @@ export class SnowflakeGenerator {
 	private async issue(
 		count: number,
 		reading: number | undefined,
-		sleptBefore: number,
+		since: QueuedAt,
 	): Promise<IdRun[]> {
 		try {
 			this.counters.requests++;
@@ -250,7 +261,7 @@ export class SnowflakeGenerator {
 				firstReading = undefined;
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
-				const budgetMs = this.maxWaitMs - (this.sleptMs - sleptBefore);
+				const budgetMs = this.maxWaitMs - this.waitedMs(since, now);
 				// Regression first, before the sequence is touched (Twitter's code reset it first and
 				// could repeat IDs). Restored, the last tick is the full mark: the mark + 1 must be in reach.
 				const behindTick = this.restoring ? this.lastTick + 1 : this.lastTick;
@@ -279,7 +290,7 @@ export class SnowflakeGenerator {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					await this.persistMark(mark);
+					await this.persistMark(mark, this.leaseOf(mark, now));
 					this.mark = mark;
 					this.counters.leaseWrites++;
 				}
@@ -293,6 +304,36 @@ export class SnowflakeGenerator {
 		} finally {
 			this.inFlight--;
 		}
+	}
+
+	/**
+	 * The lease mark `mark`, written at `now`, is stored with: how far ahead of its clock
+	 * a later life may borrow from it. This life's lease (in whole ticks), or, while
+	 * catching up after a restore, at most the restored lease: the ticks borrowed on top
+	 * of it are not carried, so quick restarts cannot push the lead further each time.
+	 */
+	private leaseOf(mark: number, now: number): number {
+		const ownMs = this.leaseTicks * this.layout.timeUnitMs;
+		return Math.max(ownMs, Math.min(this.layout.msOf(mark) - now, this.restoredLeaseMs));
+	}
+
+	/**
+	 * How long a call queued at `since` has waited, read on the clock after each wait:
+	 * timers fire late (200 waits of 1 ms can take 400 ms), so the time asked for
+	 * understates it. Measured on the highest reading so far, so that a reading that
+	 * steps back for a moment does not pass for a long wait; the time asked for still
+	 * counts where it is more, on a clock that stands still or steps back.
+	 */
+	private waitedMs(since: QueuedAt, now: number): number {
+		const elapsed = this.highestReading(now) - since.at;
+		const asked = this.sleptMs - since.slept;
+		return elapsed > asked ? elapsed : asked;
+	}
+
+	/** The highest clock reading so far, `now` included (a NaN reading changes nothing). */
+	private highestReading(now: number): number {
+		if (now > this.highest) this.highest = now;
+		return this.highest;
 	}
 
 	/** Refuses, before issuing anything, a call whose last tick is out of reach. */

@@ -128,90 +128,165 @@ function corsOriginsVar(vars: ConfigVars): "*" | string[] {
 	return origins;
 }
 
-function layoutVars(vars: ConfigVars): SnowflakeLayout {
-	const config: LayoutConfig = {
-		epoch: integerVar(vars, "SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, 8.64e15),
-		timeBits: integerVar(vars, "SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
-		workerBits: integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30),
-		sequenceBits: integerVar(vars, "SNOWFLAKE_SEQUENCE_BITS", TWITTER_LAYOUT.sequenceBits, 1, 30),
-		timeUnitMs: integerVar(
-			vars,
-			"SNOWFLAKE_TIME_UNIT_MS",
-			TWITTER_LAYOUT.timeUnitMs,
-			1,
-			86_400_000,
-		),
-	};
-	try {
-		return new SnowflakeLayout(config);
-	} catch (error) {
-		if (error instanceof IdError) {
-			// Name the variables, not the layout's field names.
-			throw new IdError(
-				"invalid_config",
-				`SNOWFLAKE_* variables do not form a valid layout: ${error.detail}`,
-			);
+/**
+ * Every setting's problem, gathered so that one `invalid_config` lists them all:
+ * `read` runs one variable's parser and answers its fallback if it refuses.
+ */
+class ConfigProblems {
+	readonly found: string[] = [];
+
+	read<T>(parse: () => T, fallback: T): T {
+		try {
+			return parse();
+		} catch (error) {
+			if (!(error instanceof IdError)) throw error;
+			this.found.push(error.detail);
+			return fallback;
 		}
-		throw error;
 	}
+
+	/** One error naming every problem, or nothing when the config is valid. */
+	error(): IdError | undefined {
+		const [only, ...more] = this.found;
+		if (only === undefined) return undefined;
+		if (more.length === 0) return new IdError("invalid_config", only);
+		return new IdError(
+			"invalid_config",
+			`${this.found.length} settings are invalid: ${this.found.map((problem, i) => `(${i + 1}) ${problem}`).join("; ")}`,
+		);
+	}
+}
+
+/** The widest worker field a layout may have (SNOWFLAKE_WORKER_BITS ≤ 30). */
+const WIDEST_MAX_WORKER_ID = 2 ** 30 - 1;
+
+/**
+ * With a bad layout the worker-ID sets are still checked: against the worker bits
+ * if those parse, else against the widest field.
+ */
+function maxWorkerIdWithoutLayout(vars: ConfigVars): number {
+	try {
+		return 2 ** integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30) - 1;
+	} catch {
+		return WIDEST_MAX_WORKER_ID;
+	}
+}
+
+/** The layout, or undefined when a SNOWFLAKE_* variable is bad (each problem noted once). */
+function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout | undefined {
+	const field = (name: VarName, fallback: number, min: number, max: number) =>
+		problems.read(() => integerVar(vars, name, fallback, min, max), undefined);
+	const config = {
+		epoch: field("SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, 8.64e15),
+		timeBits: field("SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
+		workerBits: field("SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30),
+		sequenceBits: field("SNOWFLAKE_SEQUENCE_BITS", TWITTER_LAYOUT.sequenceBits, 1, 30),
+		timeUnitMs: field("SNOWFLAKE_TIME_UNIT_MS", TWITTER_LAYOUT.timeUnitMs, 1, 86_400_000),
+	};
+	if (Object.values(config).some((value) => value === undefined)) return undefined;
+	return problems.read(() => {
+		try {
+			return new SnowflakeLayout(config as LayoutConfig);
+		} catch (error) {
+			if (error instanceof IdError) {
+				// Name the variables, not the layout's field names.
+				throw new IdError(
+					"invalid_config",
+					`SNOWFLAKE_* variables do not form a valid layout: ${error.detail}`,
+				);
+			}
+			throw error;
+		}
+	}, undefined);
 }
 
 /** How many worker IDs AUTO_WORKER_IDS holds when unset: `0-31` under the default WORKER_IDS. */
 const DEFAULT_AUTO_SIZE = 32;
 
 /**
- * WORKER_IDS, AUTO_WORKER_IDS and AUTO_REGIONS. The auto and region sets must
- * lie within the owned set; the error names the sets as parsed (numbers only).
+ * WORKER_IDS, AUTO_WORKER_IDS and AUTO_REGIONS, within worker IDs `0 … max`. The
+ * auto and region sets must lie within the owned set; the error names the sets as
+ * parsed (numbers only).
  */
-function workerIdVars(vars: ConfigVars, layout: SnowflakeLayout) {
-	const max = layout.maxWorkerId;
+function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
+	const all = WorkerIdSet.all(max);
 	const workerIds = vars.WORKER_IDS?.trim()
-		? WorkerIdSet.parse(vars.WORKER_IDS, max, "WORKER_IDS")
-		: WorkerIdSet.all(max);
-	const outside = (name: string, set: WorkerIdSet) =>
-		new IdError(
-			"invalid_config",
+		? problems.read(() => WorkerIdSet.parse(vars.WORKER_IDS ?? "", max, "WORKER_IDS"), all)
+		: all;
+	const within = (name: string, set: WorkerIdSet) => {
+		if (workerIds.contains(set)) return;
+		problems.found.push(
 			`${name} (${set}) must lie within WORKER_IDS (${workerIds}), the worker IDs this deployment owns`,
 		);
-	let autoWorkerIds: WorkerIdSet;
+	};
+	// The first 32 owned worker IDs.
+	const last = workerIds.at(Math.min(DEFAULT_AUTO_SIZE, workerIds.size) - 1);
+	let autoWorkerIds = workerIds.intersect(new WorkerIdSet([{ from: 0, to: last }]));
 	if (vars.AUTO_WORKER_IDS?.trim()) {
-		autoWorkerIds = WorkerIdSet.parse(vars.AUTO_WORKER_IDS, max, "AUTO_WORKER_IDS");
-		if (!workerIds.contains(autoWorkerIds)) throw outside("AUTO_WORKER_IDS", autoWorkerIds);
-	} else {
-		// The first 32 owned worker IDs.
-		const last = workerIds.at(Math.min(DEFAULT_AUTO_SIZE, workerIds.size) - 1);
-		autoWorkerIds = workerIds.intersect(new WorkerIdSet([{ from: 0, to: last }]));
+		const parsed = problems.read(
+			() => WorkerIdSet.parse(vars.AUTO_WORKER_IDS ?? "", max, "AUTO_WORKER_IDS"),
+			undefined,
+		);
+		if (parsed) within("AUTO_WORKER_IDS", parsed);
+		autoWorkerIds = parsed ?? autoWorkerIds;
 	}
-	const regions = RegionMap.parse(vars.AUTO_REGIONS ?? "", max, "AUTO_REGIONS");
-	for (const { hint, workerIds: set } of regions.regions) {
-		if (!workerIds.contains(set)) throw outside(`AUTO_REGIONS region ${hint}`, set);
-	}
+	const regions = problems.read(
+		() => RegionMap.parse(vars.AUTO_REGIONS ?? "", max, "AUTO_REGIONS"),
+		new RegionMap([]),
+	);
+	for (const { hint, workerIds: set } of regions.regions)
+		within(`AUTO_REGIONS region ${hint}`, set);
 	return { workerIds, autoWorkerIds, regions };
 }
 
+/**
+ * POOL_MAX_AGE_MS: 0 (pools off), or at least one tick. A bound shorter than a
+ * tick makes every block stale as it arrives (its tick began up to a tick ago).
+ */
+function poolMaxAgeVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): number {
+	const maxAgeMs = integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000);
+	if (layout && maxAgeMs > 0 && maxAgeMs < layout.timeUnitMs) {
+		throw new IdError(
+			"invalid_config",
+			`POOL_MAX_AGE_MS (${maxAgeMs}) must be 0 (pools off) or at least one tick, SNOWFLAKE_TIME_UNIT_MS (${layout.timeUnitMs}): an ID is up to a tick old when issued`,
+		);
+	}
+	return maxAgeMs;
+}
+
+/**
+ * The config, or one `invalid_config` that names every bad variable with what it
+ * allows (a bad layout does not hide a bad MAX_BATCH).
+ */
 export function parseConfig(vars: ConfigVars): Config {
-	const layout = layoutVars(vars);
-	return {
-		layout,
-		maxBatch: integerVar(vars, "MAX_BATCH", 10_000, 1, 100_000),
-		maxClockBackwardMs: integerVar(vars, "MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
-		maxBorrowMs: integerVar(vars, "MAX_BORROW_MS", DEFAULT_MAX_BORROW_MS, 0, 1_000),
-		maxWaitMs: integerVar(vars, "MAX_WAIT_MS", DEFAULT_MAX_WAIT_MS, 1, 60_000),
+	const problems = new ConfigProblems();
+	const layout = layoutVars(vars, problems);
+	const integer = (name: VarName, fallback: number, min: number, max: number) =>
+		problems.read(() => integerVar(vars, name, fallback, min, max), fallback);
+	const maxWorkerId = layout?.maxWorkerId ?? maxWorkerIdWithoutLayout(vars);
+	const config: Omit<Config, "layout"> = {
+		maxBatch: integer("MAX_BATCH", 10_000, 1, 100_000),
+		maxClockBackwardMs: integer("MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
+		maxBorrowMs: integer("MAX_BORROW_MS", DEFAULT_MAX_BORROW_MS, 0, 1_000),
+		maxWaitMs: integer("MAX_WAIT_MS", DEFAULT_MAX_WAIT_MS, 1, 60_000),
 		// After a restart, IDs may lead the clock by up to the lease (borrowed time), and a
 		// lease of 1 s already means at most one storage write per second: a few seconds at most.
-		leaseMs: integerVar(vars, "LEASE_MS", 1_000, 1, MAX_LEASE_MS),
-		...workerIdVars(vars, layout),
-		poolMaxAgeMs: integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000),
+		leaseMs: integer("LEASE_MS", 1_000, 1, MAX_LEASE_MS),
+		...workerIdVars(vars, maxWorkerId, problems),
+		poolMaxAgeMs: problems.read(() => poolMaxAgeVar(vars, layout), 0),
 		// Measured (npm run bench:pools, docs/PERFORMANCE.md): 4,096 serves ~100 auto
 		// requests per object call with ~1% of IDs unused; 16,384 makes 4× fewer calls, but
 		// every pool an isolate drops may take 4× more IDs with it.
-		poolMaxSize: integerVar(vars, "POOL_MAX_SIZE", 4_096, 1, 1_000_000),
-		maxBlockCount: integerVar(vars, "MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
-		corsOrigins: corsOriginsVar(vars),
+		poolMaxSize: integer("POOL_MAX_SIZE", 4_096, 1, 1_000_000),
+		maxBlockCount: integer("MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
+		corsOrigins: problems.read(() => corsOriginsVar(vars), "*"),
 		apiToken: vars.API_TOKEN || undefined,
-		requestLog: switchVar(vars, "REQUEST_LOG", true),
-		rateLimitPeriod: rateLimitPeriodVar(vars),
+		requestLog: problems.read(() => switchVar(vars, "REQUEST_LOG", true), true),
+		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
 	};
+	const error = problems.error();
+	if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");
+	return { layout, ...config };
 }
 
 const parsed = new WeakMap<object, Config | IdError>();

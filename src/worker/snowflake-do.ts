@@ -3,12 +3,19 @@ import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import {
 	type IdRun,
+	NO_COUNTS,
 	type SnowflakeCounters,
 	SnowflakeGenerator,
 	type SnowflakeStats,
 } from "../ids/snowflake";
 import { configFrom } from "./config";
-import { type ServiceErrorCode, serviceError } from "./errors";
+import type { ServiceErrorCode } from "./errors";
+import {
+	NAMESPACE_LAYOUT_NAME,
+	namespaceLayoutMismatch,
+	namespaceLayoutUnreachable,
+	storedLayoutMismatch,
+} from "./layout-guard";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
 export type IssueResult =
@@ -19,7 +26,7 @@ export type IssueResult =
 	| { ok: true; runs: IdRun[]; layout?: string }
 	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
-/** An object's stats; `since` (ISO) is when counting began: they survive restarts. */
+/** An object's stats; `since` (ISO) is when counting began. Counts once read survive restarts. */
 export type ObjectStats = SnowflakeStats & { workerId: number; since: string };
 
 export type StatsResult = { ok: true; stats: ObjectStats } | Extract<IssueResult, { ok: false }>;
@@ -33,7 +40,10 @@ export const workersClock: Clock = {
 /** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
-/** Written in the same synchronous batch as the mark (one commit): `StoredStats`. */
+/**
+ * `StoredStats`: written with every mark (same commit), again when the call that wrote
+ * the mark ends (its own counts), and before a stats read is answered if counts moved.
+ */
 const STATS_KEY = "stats";
 /**
  * The longest lease an earlier version could have written a mark with (it accepted
@@ -43,14 +53,17 @@ const LEGACY_MAX_LEASE_MS = 60_000;
 
 interface StoredStats {
 	/** The mark these were written with; another mark means a version without stats wrote it. */
-	mark: number;
+	mark: number | undefined;
 	/**
-	 * How far that mark may lead the writer's clock: its LEASE_MS, or more when it
-	 * covers ticks borrowed right after a restart. A new life borrows that far.
+	 * The lease that mark was written with (the generator's `leaseMs`): a new life
+	 * borrows that far from it. Ticks borrowed while catching up after a restart are
+	 * not in it, so quick restarts do not add up.
 	 */
 	aheadMs: number;
 	since: string;
 	counters: SnowflakeCounters;
+	/** Shown until the new life issues its first ID. */
+	lastTimestamp?: number | null;
 }
 
 /**
@@ -65,55 +78,122 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
 	private generator: SnowflakeGenerator | undefined;
+	private starting: Promise<SnowflakeGenerator> | undefined;
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
 	private since = "";
+	/** The stats record as last stored (the mark and lease it names are the stored ones). */
+	private stored: StoredStats | undefined;
+	/** A mark was written since the stats were last stored: store them when its call ends. */
+	private markWritten = false;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
-			const generator = this.generatorFor(workerId);
+			const generator = await this.generatorFor(workerId);
 			const runs = await generator.nextRuns(count);
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
 			return failure(error);
+		} finally {
+			// The call that wrote a mark stored the stats mid-way, before its own counts:
+			// store them once more now (one write per mark write, none per request).
+			if (this.markWritten) this.storeStats();
 		}
 	}
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			const stats = this.generatorFor(workerId).stats();
-			return { ok: true, stats: { workerId, ...stats, since: this.since } };
+			const { lastTimestamp, ...counters } = (await this.generatorFor(workerId)).stats();
+			// A count a caller sees must survive a restart: store it before answering (the
+			// output gate holds the answer until it is durable). Counts nobody read may be
+			// lost with the instance (the requests since the last mark write).
+			if (!sameCounts(counters, this.stored?.counters)) this.storeStats();
+			const shown = lastTimestamp ?? this.stored?.lastTimestamp ?? null;
+			return {
+				ok: true,
+				stats: { workerId, ...counters, lastTimestamp: shown, since: this.since },
+			};
 		} catch (error) {
 			return failure(error);
 		}
 	}
 
-	private generatorFor(workerId: number): SnowflakeGenerator {
+	/** Stores the counters as they are now, with the stored mark and lease. */
+	private storeStats(): void {
+		const { generator, stored } = this;
+		if (!generator) return;
+		const { lastTimestamp, ...counters } = generator.stats();
+		this.writeStats({
+			mark: stored?.mark,
+			aheadMs: stored?.aheadMs ?? 0,
+			since: this.since,
+			counters,
+			lastTimestamp: lastTimestamp ?? stored?.lastTimestamp ?? null,
+		});
+	}
+
+	private writeStats(record: StoredStats): void {
+		this.ctx.storage.kv.put(STATS_KEY, record);
+		this.stored = record;
+		this.markWritten = false;
+	}
+
+	/**
+	 * The layout the namespace's worker IDs issue under, as held by the object named
+	 * NAMESPACE_LAYOUT_NAME (an instance of this class): `fingerprint` if none yet.
+	 */
+	async claimLayout(fingerprint: string): Promise<string> {
+		const kv = this.ctx.storage.kv;
+		const held = kv.get<string>(LAYOUT_KEY);
+		if (held !== undefined) return held;
+		kv.put(LAYOUT_KEY, fingerprint);
+		return fingerprint;
+	}
+
+	/** The generator, made on first use (a fresh worker ID first checks the namespace's layout). */
+	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
 		if (this.generator) {
 			if (this.generator.workerId !== workerId) {
 				throw new IdError("internal", "a Snowflake object was asked for another worker ID");
 			}
 			return this.generator;
 		}
+		// One start at a time: calls that arrive during its await share it.
+		this.starting ??= this.start(workerId).finally(() => {
+			this.starting = undefined;
+		});
+		return this.starting;
+	}
+
+	private async start(workerId: number): Promise<SnowflakeGenerator> {
 		const config = configFrom(this.env);
 		const { layout } = config;
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
 		const stored = kv.get<string>(LAYOUT_KEY);
+		// IDs issued under another layout could collide with this one's: refuse.
 		if (stored !== undefined && stored !== fingerprint) {
-			// IDs issued under another layout could collide with this one's: refuse.
-			throw serviceError(
-				"layout_mismatch",
-				`worker ID ${workerId} issued IDs under another Snowflake layout; restore the SNOWFLAKE_* settings it used or move to a new epoch in a new namespace`,
-			);
+			throw storedLayoutMismatch(workerId, stored, fingerprint);
 		}
-		if (stored === undefined) kv.put(LAYOUT_KEY, fingerprint);
+		if (stored === undefined) {
+			const held = await this.namespaceLayout(workerId, fingerprint);
+			if (held !== fingerprint) throw namespaceLayoutMismatch(workerId, held, fingerprint);
+			kv.put(LAYOUT_KEY, fingerprint);
+		}
 		this.fingerprint = fingerprint;
 		const mark = kv.get<number>(MARK_KEY);
 		const saved = kv.get<StoredStats>(STATS_KEY);
 		// Stats written with another mark are stale (a version without them wrote since): start over.
 		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
 		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
+		const restoredLeaseMs =
+			mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS);
+		this.stored = current ?? {
+			mark,
+			aheadMs: restoredLeaseMs ?? 0,
+			since: this.since,
+			counters: { ...NO_COUNTS },
+		};
 		const generator = new SnowflakeGenerator({
 			layout,
 			workerId,
@@ -123,28 +203,47 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			maxWaitMs: config.maxWaitMs,
 			leaseMs: config.leaseMs,
 			restoredMark: mark,
-			restoredLeaseMs: mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS),
+			restoredLeaseMs,
 			restoredCounters: current?.counters,
 			// Synchronous writes, committed together; the output gate holds every response
 			// until they are durable. The stats ride along: no write of their own.
-			persistMark: (tick) => {
-				const { lastTimestamp: _, ...counters } = generator.stats();
+			persistMark: (tick, leaseMs) => {
+				const { lastTimestamp, ...counters } = generator.stats();
 				// This write is the one about to be counted.
 				counters.leaseWrites++;
-				const aheadMs = Math.max(config.leaseMs, layout.msOf(tick) - this.clock.now());
-				const record: StoredStats = {
+				kv.put(MARK_KEY, tick);
+				this.writeStats({
 					mark: tick,
-					aheadMs,
+					aheadMs: leaseMs,
 					since: this.since,
 					counters,
-				};
-				kv.put(MARK_KEY, tick);
-				kv.put(STATS_KEY, record);
+					lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+				});
+				this.markWritten = true;
 			},
 		});
 		this.generator = generator;
 		return generator;
 	}
+
+	/** The namespace's layout: once in a worker ID's life, before its first ID. */
+	private async namespaceLayout(workerId: number, fingerprint: string): Promise<string> {
+		const namespace = this.env.SNOWFLAKE;
+		try {
+			return await namespace
+				.get(namespace.idFromName(NAMESPACE_LAYOUT_NAME))
+				.claimLayout(fingerprint);
+		} catch {
+			throw namespaceLayoutUnreachable(workerId);
+		}
+	}
+}
+
+function sameCounts(a: SnowflakeCounters, b: SnowflakeCounters | undefined): boolean {
+	if (!b) return false;
+	for (const key of Object.keys(a) as (keyof SnowflakeCounters)[])
+		if (a[key] !== b[key]) return false;
+	return true;
 }
 
 function failure(error: unknown): Extract<IssueResult, { ok: false }> {

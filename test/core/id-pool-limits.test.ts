@@ -137,4 +137,53 @@ describe("IdPool limits", () => {
 			{ numRuns: 40 },
 		);
 	});
+
+	it("refuses a freshness bound shorter than one tick before any object call", async () => {
+		// Ticks of 10 ms: an ID is up to 10 ms old when issued, so a 5 ms bound cannot hold.
+		const { pool, calls } = setup({ msOfTick: (tick) => tick * 10, maxAgeMs: 5 });
+		await expect(pool.take(1)).rejects.toMatchObject({
+			code: "invalid_config",
+			message: expect.stringMatching(
+				/maxAgeMs \(5\) must be 0 \(pool off\) or at least one tick \(10 ms\)/,
+			),
+		});
+		expect(calls).toEqual({ refill: [], direct: [] });
+	});
+
+	it("never hands out a direct fallback older than the bound: a stale one is asked for again", async () => {
+		let slowDirects = 1;
+		const calls = { refill: [] as number[], direct: [] as number[] };
+		const { pool, clock } = setup(({ issue, clock }) => ({
+			// Every refill and the first direct call arrive 1.5 s after issuing: stale.
+			refill: async (size) => {
+				calls.refill.push(size);
+				const block = await issue(size);
+				clock.time += 1_500;
+				return block;
+			},
+			direct: async (count) => {
+				calls.direct.push(count);
+				const block = await issue(count);
+				if (slowDirects-- > 0) clock.time += 1_500;
+				return block;
+			},
+		}));
+		const taken = await pool.take(1);
+		expect(taken.source).toBe("direct");
+		expect(clock.now() - layout.msOf(taken.runs[0]?.tick ?? -1)).toBeLessThanOrEqual(1_000);
+		expect(calls.direct).toEqual([1, 1]);
+	});
+
+	it("refuses as retryable, never serves stale, when direct answers keep arriving too old", async () => {
+		const { pool } = setup(({ issue, clock }) => {
+			const late = async (count: number) => {
+				const block = await issue(count);
+				clock.time += 1_500;
+				return block;
+			};
+			return { refill: late, direct: late };
+		});
+		await expect(pool.take(1)).rejects.toMatchObject({ code: "overloaded", retryAfterSeconds: 1 });
+		expect(pool.stats()).toMatchObject({ directCalls: 2, wasted: expect.any(Number) });
+	});
 });

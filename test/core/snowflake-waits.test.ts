@@ -101,6 +101,39 @@ describe("the wait budget", () => {
 	});
 });
 
+/** A frozen clock whose timers fire late: each sleep moves time by twice what it asked for. */
+class LateTimerClock extends FrozenClock {
+	override async sleep(ms: number): Promise<void> {
+		await super.sleep(ms);
+		this.time += ms;
+	}
+}
+
+describe("the wait budget on late timers", () => {
+	it("measures the time that passed, not the time asked for: nobody waits past the budget plus one timer's lateness", async () => {
+		const clock = new LateTimerClock(1_000_000);
+		const { gen } = generator(clock, { maxWaitMs: 2_000, maxBorrowMs: 5 });
+		// Twelve blocks of 1,000,000 (about 250 ticks each) and one single ID, all at once.
+		const started = clock.now();
+		const answered: number[] = [];
+		const counts = [...Array.from({ length: 12 }, () => 1_000_000), 1];
+		const results = await Promise.allSettled(
+			counts.map((count) =>
+				gen.nextRuns(count).finally(() => {
+					answered.push(clock.now() - started);
+				}),
+			),
+		);
+		const lateness = Math.max(...clock.sleeps);
+		for (const ms of answered) expect(ms).toBeLessThanOrEqual(2_000 + lateness);
+		// The budget ran out for some: refused as retryable, the rest answered.
+		const refused = results.filter((r) => r.status === "rejected");
+		expect(refused.length).toBeGreaterThan(0);
+		for (const r of refused) expect(r).toMatchObject({ reason: { code: "overloaded" } });
+		expect(results.filter((r) => r.status === "fulfilled").length).toBeGreaterThan(0);
+	});
+});
+
 describe("a restart after LEASE_MS shrank", () => {
 	it("goes on from the mark + 1 at once when the mark leads by the old 60 s lease", async () => {
 		const clock = new FrozenClock(100_000);

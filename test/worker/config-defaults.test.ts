@@ -1,7 +1,7 @@
 /** Config: defaults that fit every valid layout, impossible widths explained, parsed once. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configFrom } from "../../src/worker/config";
+import { configFrom, MAX_LEASE_MS, parseConfig } from "../../src/worker/config";
 import { appWith } from "./helpers";
 
 describe("config defaults", () => {
@@ -63,5 +63,44 @@ describe("config defaults", () => {
 			expect(() => configFrom(counting)).toThrowError(/SNOWFLAKE_\* variables/);
 		}
 		expect(reads).toBe(1);
+	});
+
+	it("reports every bad variable in one invalid_config, each with what it allows", async () => {
+		const bad = appWith({
+			SNOWFLAKE_WORKER_BITS: "31",
+			MAX_BATCH: "0",
+			LEASE_MS: "soon",
+			AUTO_WORKER_IDS: "0-3000000000",
+			RATE_LIMIT_PERIOD: "30",
+		});
+		const { status, body } = await bad("/health");
+		expect(status).toBe(500);
+		const { code, message } = (body as { error: { code: string; message: string } }).error;
+		expect(code).toBe("invalid_config");
+		expect(message).toMatch(/^5 settings are invalid: \(1\) /);
+		for (const expected of [
+			"SNOWFLAKE_WORKER_BITS must be an integer in [0, 30]",
+			"MAX_BATCH must be an integer in [1, 100000]",
+			`LEASE_MS must be an integer in [1, ${MAX_LEASE_MS}]`,
+			"AUTO_WORKER_IDS",
+			"RATE_LIMIT_PERIOD must be 10 or 60",
+		]) {
+			expect(message).toContain(expected);
+		}
+	});
+
+	it("checks the worker-ID sets against the worker bits even when the layout is impossible", () => {
+		expect(() =>
+			parseConfig({ SNOWFLAKE_WORKER_BITS: "3", SNOWFLAKE_TIME_BITS: "52", WORKER_IDS: "0-9" }),
+		).toThrowError(/2 settings are invalid: \(1\) SNOWFLAKE_\* variables .*\(2\) WORKER_IDS.*7/);
+	});
+
+	it("refuses a POOL_MAX_AGE_MS shorter than one tick, naming both values; 0 still turns pools off", () => {
+		const coarse = { SNOWFLAKE_TIME_UNIT_MS: "10" };
+		expect(() => parseConfig({ ...coarse, POOL_MAX_AGE_MS: "5" })).toThrowError(
+			"POOL_MAX_AGE_MS (5) must be 0 (pools off) or at least one tick, SNOWFLAKE_TIME_UNIT_MS (10)",
+		);
+		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "0" }).poolMaxAgeMs).toBe(0);
+		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "10" }).poolMaxAgeMs).toBe(10);
 	});
 });

@@ -76,6 +76,19 @@ export async function restart(workerId: number) {
 	await abortAllDurableObjects();
 }
 
+/** workerd prints the reset it reports; vitest.config.ts drops lines with this reason. */
+const DELIBERATE_RESET = "deliberate test reset (expected)";
+
+/**
+ * Resets one object from inside it, as the platform does on an eviction or deploy,
+ * also while a request waits inside it (`abortAllDurableObjects` waits for those).
+ */
+export async function abortObject(workerId: number) {
+	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
+		state.abort(DELIBERATE_RESET);
+	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
+}
+
 declare module "vitest" {
 	export interface ProvidedContext {
 		/** Set by `TEST_STATS=1 npm test` (see vitest.config.ts). */

@@ -7,10 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { call, callJson, expectIncreasing, snowflakeStub } from "./helpers";
-
-/** workerd prints the reset it reports; vitest.config.ts drops lines with this reason. */
-const DELIBERATE_RESET = "deliberate test reset (expected)";
+import { abortObject, call, callJson, expectIncreasing, snowflakeStub } from "./helpers";
 
 /** A clock behind the object's last tick whose sleeps never end: a request waits inside. */
 function heldClock(now: number): Clock & { sleeping: () => boolean } {
@@ -23,16 +20,6 @@ function heldClock(now: number): Clock & { sleeping: () => boolean } {
 		},
 		sleeping: () => asleep,
 	};
-}
-
-/**
- * Resets one object from inside it, as the platform does on an eviction or deploy.
- * (`abortAllDurableObjects` waits for requests in flight, so it cannot reset one mid-request.)
- */
-async function abortObject(workerId: number) {
-	await runInDurableObject(snowflakeStub(workerId), (_instance, state) => {
-		state.abort(DELIBERATE_RESET);
-	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
 }
 
 describe("an object reset mid-request", () => {

@@ -1,0 +1,71 @@
+/**
+ * The SNOWFLAKE_* settings changed in place (locally, `wrangler dev --var
+ * SNOWFLAKE_EPOCH:…` on the same state directory): every worker ID refuses alike
+ * with a `layout_mismatch` that says what happened and how to recover, used ones by
+ * their stored layout, unused ones by the namespace's. Objects here run the test
+ * config, so "the earlier layout" is written into storage.
+ *
+ * Its own file: it claims the namespace's layout for another layout (storage is per file).
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/layout-guard";
+import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { callJson, snowflakeStub } from "./helpers";
+
+/** A layout the service is not configured with: another epoch. */
+const EARLIER = "epoch=1700000000000;bits=41/10/12;unit=1";
+type ErrorBody = { error: { code: string; message: string } };
+
+function putLayout(stub: ReturnType<typeof snowflakeStub>, fingerprint: string) {
+	return runInDurableObject(stub, (_instance: SnowflakeWorker, state) => {
+		state.storage.kv.put("layout", fingerprint);
+	});
+}
+
+const namespaceObject = () => env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName(NAMESPACE_LAYOUT_NAME));
+
+describe("a layout changed in place", () => {
+	it("a worker ID that issued under the earlier layout names both layouts and how to recover", async () => {
+		await putLayout(snowflakeStub(3), EARLIER);
+		const { status, body } = await callJson<ErrorBody>("/snowflake/3");
+		expect(status).toBe(500);
+		expect(body.error.code).toBe("layout_mismatch");
+		expect(body.error.message).toContain(`issued IDs under the Snowflake layout ${EARLIER}`);
+		expect(body.error.message).toMatch(
+			/configured with epoch=1288834974657;bits=41\/10\/12;unit=1/,
+		);
+		expect(body.error.message).toContain("delete .wrangler/state");
+		expect(body.error.message).toContain("--persist-to a new directory");
+	});
+
+	it("the first worker ID to issue claims the namespace's layout", async () => {
+		expect((await callJson("/snowflake/4")).status).toBe(200);
+		const held = await runInDurableObject(namespaceObject(), (_i: SnowflakeWorker, state) =>
+			state.storage.kv.get("layout"),
+		);
+		expect(held).toBe("epoch=1288834974657;bits=41/10/12;unit=1");
+	});
+
+	it("every auto blocks request refuses alike, unused worker IDs too, and none of them stores a layout", async () => {
+		// The namespace and worker IDs 0-4 issued under the earlier layout; the rest never issued.
+		await putLayout(namespaceObject(), EARLIER);
+		for (const workerId of [0, 1, 2, 3, 4]) await putLayout(snowflakeStub(workerId), EARLIER);
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, () => callJson<ErrorBody>("/snowflake/blocks?count=5")),
+		);
+		for (const { status, body } of answers) {
+			expect(status).toBe(500);
+			expect(body.error.code).toBe("layout_mismatch");
+		}
+		const unused = await callJson<ErrorBody>("/snowflake/17");
+		expect(unused.body.error.message).toContain(
+			`this deployment's worker IDs issue under the Snowflake layout ${EARLIER}`,
+		);
+		const stored = await runInDurableObject(snowflakeStub(17), (_i: SnowflakeWorker, state) =>
+			state.storage.kv.get("layout"),
+		);
+		expect(stored).toBeUndefined();
+	});
+});

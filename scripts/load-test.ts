@@ -46,7 +46,7 @@ import { crashLoop, layoutOf, probeEveryWorkerId, ServerUnderCrashes } from "./l
 import { Ledger } from "./load/ledger";
 import { HELP, type LoadOptions, parseLoadOptions, UsageError } from "./load/options";
 import { printReport } from "./load/report";
-import { nextBlockOp, nextOp, prng, send } from "./load/traffic";
+import { nextBlockOp, nextOp, type Op, prng, send } from "./load/traffic";
 
 let opts: LoadOptions;
 try {
@@ -141,7 +141,7 @@ async function main() {
 	}, 1000);
 	memory.unref();
 
-	const client = async (next: () => Parameters<typeof send>[2]) => {
+	const client = async (next: () => Op) => {
 		while (!done()) {
 			await target.ready();
 			if (done()) break;

@@ -8,6 +8,7 @@
  *   await fetch(`${dev.url}/health`);
  *   await dev.kill();      // SIGKILL the whole group: a crash, not a shutdown
  *   await dev.restart();   // same persist directory, so the same objects' state
+ *   dev.setVars({ LEASE_MS: "500" }); await dev.restart();   // … with other settings
  *   await dev.stop();      // SIGTERM (then SIGKILL), and remove its own state
  *
  * Whatever is still running when this process exits, or gets SIGINT/SIGTERM, is
@@ -53,6 +54,8 @@ export interface DevServer {
 	stop(): Promise<void>;
 	/** Starts again on the same persist directory (after `kill()` or `stop()`); resolves with the milliseconds until ready. */
 	restart(): Promise<number>;
+	/** Replaces the `--var` settings from the next start on (a config change across a restart). */
+	setVars(vars: Record<string, string>): void;
 	/** The last few kilobytes wrangler printed. */
 	output(): string;
 }
@@ -112,9 +115,11 @@ export class WranglerDev implements DevServer {
 	private child: ChildProcess | undefined;
 	private currentPort = 0;
 	private log = "";
+	private vars: Record<string, string>;
 
 	constructor(private readonly options: DevServerOptions = {}) {
 		this.ownsState = options.persistTo === undefined;
+		this.vars = { ...options.vars };
 		this.persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "edge-ids-dev-"));
 	}
 
@@ -152,8 +157,7 @@ export class WranglerDev implements DevServer {
 			"warn",
 			"--show-interactive-dev-session=false",
 		];
-		for (const [name, value] of Object.entries(this.options.vars ?? {}))
-			args.push("--var", `${name}:${value}`);
+		for (const [name, value] of Object.entries(this.vars)) args.push("--var", `${name}:${value}`);
 		args.push(...(this.options.args ?? []));
 		const child = spawn(process.execPath, args, {
 			cwd: REPO,
@@ -189,6 +193,10 @@ export class WranglerDev implements DevServer {
 		}
 		await this.end("SIGKILL", 0);
 		throw new Error(`wrangler dev did not answer /health in time:\n${this.log}`);
+	}
+
+	setVars(vars: Record<string, string>): void {
+		this.vars = { ...vars };
 	}
 
 	kill(): Promise<void> {

@@ -1,11 +1,13 @@
 /**
  * Crashes during the load: the server is SIGKILLed (its whole process group) at
- * evenly spaced, jittered moments and restarted on the same persist directory;
- * clients wait while it is down, and after each restart every worker ID is probed
- * to prove it issues above everything before the crash.
+ * evenly spaced, jittered moments of the run (by time, or by IDs checked) and
+ * restarted on the same persist directory, some restarts with changed settings;
+ * clients wait while it is down, and after each restart the layout must be the
+ * same and every worker ID is probed to prove it issues above everything before
+ * the crash.
  */
 import type { WranglerDev } from "../lib/wrangler-dev";
-import type { Ledger } from "./ledger";
+import type { Layout, Ledger } from "./ledger";
 import { requestsInFlight, send } from "./traffic";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -15,6 +17,9 @@ export class ServerUnderCrashes {
 	/** Incremented at every kill: a request sent in an earlier generation may be cut. */
 	generation = 0;
 	up = false;
+	/** Unix ms when the server last came up, and how many times it came back after a kill. */
+	upSince = 0;
+	restarts = 0;
 	private readyGate: Promise<void> = Promise.resolve();
 	private release: () => void = () => {};
 
@@ -32,6 +37,8 @@ export class ServerUnderCrashes {
 	/** Starts (or restarts) the server; resolves with the milliseconds until it answered /health. */
 	async start(): Promise<number> {
 		const ms = await this.dev.start();
+		if (this.generation > 0) this.restarts++;
+		this.upSince = Date.now();
 		this.up = true;
 		this.release();
 		return ms;
@@ -67,7 +74,7 @@ export async function probeEveryWorkerId(
 		await send(
 			server,
 			ledger,
-			{ kind: "snowflake", workerId, count: 1, method: "GET", text: false },
+			{ kind: "explicit", workerId, count: 1, method: "GET", text: false },
 			timeoutS,
 		);
 		if (stats.outOfOrderAcrossAnswers > before) stats.belowEarlierAfterRestart++;
@@ -76,7 +83,10 @@ export async function probeEveryWorkerId(
 
 export interface CrashPlan {
 	crashes: number;
-	durationS: number;
+	/** Settings each restart adds (cumulative), by restart number. */
+	configChanges: Map<number, Record<string, string>>;
+	/** How far the run is, 0 to 1 (by time, or by IDs checked); crashes are spread over it. */
+	progress: () => number;
 	workerIds: number[];
 	requestTimeoutS: number;
 	random: () => number;
@@ -84,9 +94,13 @@ export interface CrashPlan {
 	stopping: () => boolean;
 }
 
+const minutes = (ms: number) =>
+	`${Math.floor(ms / 60_000)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`;
+
 /**
- * Runs the crashes of a load run, each at its slot's moment (jittered by ±20% of a
- * slot). Resolves when all are done, or after a failed restart (counted as a
+ * Runs the crashes of a load run, each at its slot of the run's progress
+ * (jittered by ±20% of a slot), and prints one line per restart. Resolves when
+ * all are done, or after a failed restart or a changed layout (counted as a
  * violation; clients are released and `false` returned so the run can stop).
  */
 export async function crashLoop(
@@ -95,25 +109,42 @@ export async function crashLoop(
 	plan: CrashPlan,
 ): Promise<boolean> {
 	const { stats, runStart } = ledger;
-	const loadEnd = runStart + plan.durationS * 1000;
-	const slot = (plan.durationS * 1000) / (plan.crashes + 1);
+	const layout = JSON.stringify(await layoutOf(server));
+	const slot = 1 / (plan.crashes + 1);
+	let vars: Record<string, string> = {};
 	for (let i = 1; i <= plan.crashes && !plan.stopping(); i++) {
-		const at = runStart + slot * i + (plan.random() - 0.5) * slot * 0.4;
-		while (Date.now() < at && !plan.stopping()) await sleep(Math.min(100, at - Date.now()));
-		if (Date.now() >= loadEnd) break;
+		const at = slot * i + (plan.random() - 0.5) * slot * 0.4;
+		while (plan.progress() < at && !plan.stopping()) await sleep(100);
+		if (plan.progress() >= 1 || plan.stopping()) break;
 		const cutOff = requestsInFlight();
+		const idsSoFar = ledger.idsChecked();
+		const killedAt = Date.now() - runStart;
 		await server.crash();
 		stats.crashes++;
-		console.log(
-			`crash ${i}: SIGKILLed the server's process group at ${((Date.now() - runStart) / 1000).toFixed(1)} s (${stats.requests} requests so far, ${cutOff} in flight)`,
-		);
+		const change = plan.configChanges.get(i);
+		const changed = Object.entries(change ?? {})
+			.map(([name, value]) => `${name}=${value}`)
+			.join(" ");
+		if (change) {
+			vars = { ...vars, ...change };
+			server.dev.setVars(vars);
+			ledger.applyConfig(vars);
+			stats.configChanges.push(`restart ${i}: ${changed}`);
+		}
 		try {
 			const ms = await server.start();
 			stats.restartMs.push(ms);
-			console.log(
-				`  restarted on the same persist directory in ${(ms / 1000).toFixed(1)} s; probing every worker ID`,
-			);
+			const now = JSON.stringify(await layoutOf(server));
+			if (now !== layout) {
+				ledger.violation("layoutChanged", `after restart ${i}: ${now}, was ${layout}`);
+				server.releaseWaiters();
+				return false;
+			}
+			const below = stats.belowEarlierAfterRestart;
 			await probeEveryWorkerId(server, ledger, plan.workerIds, plan.requestTimeoutS);
+			console.log(
+				`restart ${i}/${plan.crashes} at ${minutes(killedAt)}: ${idsSoFar.toLocaleString("en-US")} IDs checked; SIGKILL with ${cutOff} requests in flight; up again in ${(ms / 1000).toFixed(1)} s${changed ? ` with ${changed}` : ""}; ${stats.belowEarlierAfterRestart === below ? "every worker ID above all before" : "A WORKER ID WENT BELOW AN EARLIER ID"}`,
+			);
 		} catch (error) {
 			ledger.violation("transportErrors", `restart ${i} failed: ${(error as Error).message}`);
 			server.releaseWaiters();
@@ -121,4 +152,11 @@ export async function crashLoop(
 		}
 	}
 	return true;
+}
+
+/** The server's layout (`GET /layout`). */
+export async function layoutOf(server: ServerUnderCrashes): Promise<Layout> {
+	const response = await fetch(server.url("/layout"), { signal: AbortSignal.timeout(10_000) });
+	if (!response.ok) throw new Error(`GET /layout answered ${response.status}`);
+	return (await response.json()) as Layout;
 }

@@ -1,11 +1,12 @@
 /**
- * The load itself: a seeded mix of requests (explicit and auto Snowflakes, explicit
- * blocks, ULIDs in both formats, UUIDv7s; GET and POST; JSON and text/plain) and
- * the client that sends one and hands its answer to the ledger.
+ * The load itself: a seeded mix of requests (explicit and auto Snowflakes,
+ * explicit and auto blocks, ULIDs in both formats, UUIDv7s; GET and POST; JSON and
+ * text/plain), the large blocks of the block clients, and the client that sends
+ * one request and hands its answer to the ledger.
  */
-import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
 import type { ServerUnderCrashes } from "./crash-loop";
-import type { Ledger } from "./ledger";
+import type { Ledger, SnowflakeAnswer } from "./ledger";
+import { ROUTE_SHARES, type RouteName } from "./options";
 
 /** mulberry32: a small seeded PRNG, so a request mix can be replayed with --seed. */
 export function prng(seed: number): () => number {
@@ -19,9 +20,8 @@ export function prng(seed: number): () => number {
 	};
 }
 
-type Kind = "snowflake" | "blocks" | "auto" | "ulid" | "uuidv7";
 export interface Op {
-	kind: Kind;
+	kind: RouteName;
 	workerId?: number;
 	count: number;
 	method: "GET" | "POST";
@@ -29,14 +29,23 @@ export interface Op {
 	format?: "ulid" | "uuid";
 }
 
-/**
- * The next request of the mix: 27% explicit Snowflake, 8% explicit blocks, 25% auto
- * (pooled), 20% ULID, 20% UUIDv7.
- */
-export function nextOp(random: () => number, workerIds: number[], maxBatch: number): Op {
-	const r = random();
-	const kind: Kind =
-		r < 0.27 ? "snowflake" : r < 0.35 ? "blocks" : r < 0.6 ? "auto" : r < 0.8 ? "ulid" : "uuidv7";
+/** The next request of the mix: a route by its share (ROUTE_SHARES) among `routes`. */
+export function nextOp(
+	random: () => number,
+	routes: RouteName[],
+	workerIds: number[],
+	maxBatch: number,
+): Op {
+	const total = routes.reduce((sum, route) => sum + ROUTE_SHARES[route], 0);
+	let below = random() * total;
+	let kind = routes.at(-1) as RouteName;
+	for (const route of routes) {
+		below -= ROUTE_SHARES[route];
+		if (below < 0) {
+			kind = route;
+			break;
+		}
+	}
 	const c = random();
 	const count =
 		c < 0.4
@@ -44,28 +53,45 @@ export function nextOp(random: () => number, workerIds: number[], maxBatch: numb
 			: c < 0.8
 				? 2 + Math.floor(random() * Math.min(99, maxBatch))
 				: 1 + Math.floor(random() * maxBatch);
+	const blocks = kind === "explicit-blocks" || kind === "auto-blocks";
 	const op: Op = {
 		kind,
 		count: Math.min(count, maxBatch),
 		method: random() < 0.5 ? "GET" : "POST",
-		text: random() < 0.15 && kind !== "blocks",
+		text: random() < 0.15 && !blocks,
 	};
-	if (kind === "snowflake" || kind === "blocks") {
+	if (kind === "explicit" || kind === "explicit-blocks") {
 		op.workerId = workerIds[Math.floor(random() * workerIds.length)] as number;
 	}
 	if (kind === "ulid") op.format = random() < 0.3 ? "uuid" : "ulid";
 	return op;
 }
 
+/** A block client's next request: `maxBlock`/2 to `maxBlock` IDs, three times in four from a named worker ID. */
+export function nextBlockOp(random: () => number, workerIds: number[], maxBlock: number): Op {
+	const explicit = random() < 0.75;
+	const half = Math.ceil(maxBlock / 2);
+	const op: Op = {
+		kind: explicit ? "explicit-blocks" : "auto-blocks",
+		count: half + Math.floor(random() * (maxBlock - half + 1)),
+		method: random() < 0.5 ? "GET" : "POST",
+		text: false,
+	};
+	if (explicit) op.workerId = workerIds[Math.floor(random() * workerIds.length)] as number;
+	return op;
+}
+
 function pathOf(op: Op): string {
 	const count = `count=${op.count}`;
 	switch (op.kind) {
-		case "snowflake":
+		case "explicit":
 			return `/snowflake/${op.workerId}?${count}`;
-		case "blocks":
+		case "explicit-blocks":
 			return `/snowflake/${op.workerId}/blocks?${count}`;
 		case "auto":
 			return `/snowflake?${count}`;
+		case "auto-blocks":
+			return `/snowflake/blocks?${count}`;
 		case "ulid":
 			return `/ulid?${count}&format=${op.format}`;
 		case "uuidv7":
@@ -77,6 +103,20 @@ let inFlight = 0;
 /** Requests in flight right now (how many a crash cuts). */
 export const requestsInFlight = () => inFlight;
 
+/**
+ * How long after a restart a 503 with Retry-After is the designed answer (objects
+ * coming back, waiting out the lease they borrow), not a failure.
+ */
+const RESTART_SETTLE_MS = 10_000;
+
+/** The body of a 200 from an ID route. */
+interface IdsBody {
+	type: string;
+	ids?: string[];
+	blocks?: unknown[];
+	workerId?: number;
+}
+
 /** Sends one request and checks its answer; a request cut by a crash is counted, not a violation. */
 export async function send(
 	server: ServerUnderCrashes,
@@ -87,21 +127,20 @@ export async function send(
 	const { stats } = ledger;
 	const path = pathOf(op);
 	const generation = server.generation;
-	const floorOf = ledger.floorNow(op.workerId);
+	const explicit = op.kind === "explicit" || op.kind === "explicit-blocks";
+	const floor = explicit ? ledger.floorNow(op.workerId as number) : undefined;
+	const rules = ledger.rulesNow();
 	const sentAt = Date.now();
 	stats.requests++;
 	inFlight++;
-	let status = 0;
+	let response: Response;
 	let body = "";
-	let type = "";
 	try {
-		const response = await fetch(server.url(path), {
+		response = await fetch(server.url(path), {
 			method: op.method,
 			headers: op.text ? { Accept: "text/plain" } : {},
 			signal: AbortSignal.timeout(timeoutS * 1000),
 		});
-		status = response.status;
-		type = response.headers.get("Content-Type") ?? "";
 		body = await response.text();
 	} catch (error) {
 		if (server.generation !== generation || !server.up) stats.cutByCrash++;
@@ -110,52 +149,52 @@ export async function send(
 	} finally {
 		inFlight--;
 	}
+	const { status } = response;
 	stats.statusCounts.set(status, (stats.statusCounts.get(status) ?? 0) + 1);
-	if (status >= 500) {
-		ledger.violation("status5xx", `${op.method} ${path} → ${status} ${body.slice(0, 200)}`);
-		return;
-	}
 	if (status !== 200) {
-		ledger.violation("otherStatus", `${op.method} ${path} → ${status} ${body.slice(0, 200)}`);
+		const settling = sentAt - server.upSince < RESTART_SETTLE_MS && server.restarts > 0;
+		if (status === 503 && response.headers.has("Retry-After") && settling) stats.backPressure++;
+		else
+			ledger.violation(
+				status >= 500 ? "status5xx" : "otherStatus",
+				`${op.method} ${path} → ${status} ${body.slice(0, 200)}`,
+			);
 		return;
 	}
 	stats.ok++;
-	let ids: string[];
-	let named: number | undefined;
+	stats.answered[op.kind]++;
+	let answer: IdsBody;
 	try {
-		if (type.startsWith("text/plain")) {
-			ids = body.endsWith("\n") ? body.slice(0, -1).split("\n") : [body];
-		} else {
-			const json = JSON.parse(body) as {
-				type: string;
-				ids?: string[];
-				blocks?: SnowflakeBlock[];
-				workerId?: number;
-			};
-			const expected =
-				op.kind === "auto" ? "snowflake" : op.kind === "blocks" ? "snowflake-blocks" : op.kind;
-			if (json.type !== expected) throw new Error(`type ${json.type}`);
-			// Blocks are checked as the IDs they stand for.
-			ids = json.blocks ? [...expandBlocks(json.blocks)] : (json.ids ?? []);
-			named = json.workerId;
-		}
+		answer = (response.headers.get("Content-Type") ?? "").startsWith("text/plain")
+			? { type: "text", ids: body.endsWith("\n") ? body.slice(0, -1).split("\n") : [body] }
+			: (JSON.parse(body) as IdsBody);
+		const expected = op.kind.endsWith("blocks")
+			? "snowflake-blocks"
+			: op.kind === "explicit" || op.kind === "auto"
+				? "snowflake"
+				: op.kind;
+		if (answer.type !== expected && answer.type !== "text") throw new Error(`type ${answer.type}`);
+		const given = answer.blocks
+			? answer.blocks.reduce<number>((n, b) => n + Number((b as { count?: unknown }).count), 0)
+			: (answer.ids?.length ?? 0);
+		if (given !== op.count) throw new Error(`${given} IDs, asked for ${op.count}`);
 	} catch (error) {
 		ledger.violation("malformed", `${path}: ${(error as Error).message}`);
 		return;
 	}
-	if (ids.length !== op.count) {
-		ledger.violation("malformed", `${path}: ${ids.length} IDs`);
+	if (op.kind === "ulid" || op.kind === "uuidv7") {
+		const format = op.kind === "ulid" ? (op.format ?? "ulid") : "uuid";
+		ledger.check128(op.kind, answer.ids ?? [], format, rules);
 		return;
 	}
-	if (op.kind === "snowflake" || op.kind === "blocks" || op.kind === "auto") {
-		ledger.checkSnowflakes(
-			ids,
-			op.workerId,
-			named,
-			floorOf,
-			op.kind === "auto" ? sentAt : undefined,
-		);
-	} else {
-		ledger.check128(op.kind, ids, op.kind === "ulid" ? (op.format ?? "ulid") : "uuid");
-	}
+	const checked: SnowflakeAnswer = {
+		route: op.kind,
+		askedWorkerId: op.workerId,
+		namedWorkerId: answer.workerId,
+		sentAt,
+		floor,
+		rules,
+	};
+	if (answer.blocks) ledger.checkSnowflakeBlocks(answer.blocks, checked);
+	else ledger.checkSnowflakeIds(answer.ids ?? [], checked);
 }

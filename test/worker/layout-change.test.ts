@@ -7,7 +7,7 @@
  *
  * Its own file: it claims the namespace's layout for another layout (storage is per file).
  */
-import { runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/layout-guard";
@@ -52,6 +52,9 @@ describe("a layout changed in place", () => {
 		// The namespace and worker IDs 0-4 issued under the earlier layout; the rest never issued.
 		await putLayout(namespaceObject(), EARLIER);
 		for (const workerId of [0, 1, 2, 3, 4]) await putLayout(snowflakeStub(workerId), EARLIER);
+		// A layout changes with a deploy, which restarts every object: the live instances
+		// of earlier tests (worker ID 4 issued above) must read their storage again.
+		await abortAllDurableObjects();
 		const answers = await Promise.all(
 			Array.from({ length: 40 }, () => callJson<ErrorBody>("/snowflake/blocks?count=5")),
 		);

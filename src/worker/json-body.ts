@@ -84,7 +84,7 @@ async function hasContent(request: Request): Promise<boolean> {
 		for (;;) {
 			const { done, value } = await reader.read();
 			if (done) return false;
-			if (value.some((byte) => !WHITESPACE.has(byte))) return true;
+			if (value.some((byte: number) => !WHITESPACE.has(byte))) return true;
 			read += value.byteLength;
 			if (read > MAX_BODY_BYTES) return true;
 		}

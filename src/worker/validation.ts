@@ -7,6 +7,8 @@ import { configFrom } from "./config";
 import { invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import {
+	blockCountRule,
+	countRule,
 	invalidBlockCount,
 	invalidFormat,
 	invalidRequestCount,
@@ -88,6 +90,18 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
 		if (!result.success) {
 			const field = String(result.error.issues[0]?.path[0] ?? "count");
 			throw errorFor(c, target, field);
+		}
+		// Ranges are checked again by the operations (RPC shares them); here, so that
+		// the refusal quotes what was sent (`count=99999999999999999999`, `0050000`),
+		// not the number it became (1e20, 50000).
+		const data = result.data as { count?: unknown; workerId?: unknown };
+		const config = configFrom(c.env);
+		if (typeof data.count === "number") {
+			const rule = c.req.path.endsWith("/blocks") ? blockCountRule(config) : countRule(config);
+			if (data.count < rule.min || data.count > rule.max) throw errorFor(c, target, "count");
+		}
+		if (typeof data.workerId === "number" && !config.workerIds.has(data.workerId)) {
+			throw errorFor(c, target, "workerId");
 		}
 	});
 }

@@ -111,8 +111,16 @@ describe("rotation: API_TOKEN_NEXT is accepted beside API_TOKEN", () => {
 		for (const wrong of [`Bearer ${NEXT.slice(0, -1)}`, `Bearer ${CURRENT}${NEXT}`, "Bearer x"]) {
 			const response = await both("/ulid", { Authorization: wrong });
 			expect(response.status).toBe(401);
-			expect(response.headers.get("WWW-Authenticate")).toMatch(/^Bearer .*error="invalid_token"/);
+			expect(response.headers.get("WWW-Authenticate")).toBe(
+				'Bearer realm="edge-ids", error="invalid_token"',
+			);
 		}
+		const malformed = await both("/ulid", { Authorization: `Basic ${CURRENT}` });
+		expect(malformed.headers.get("WWW-Authenticate")).toBe(
+			'Bearer realm="edge-ids", error="invalid_request"',
+		);
+		const none = await both("/ulid");
+		expect(none.headers.get("WWW-Authenticate")).toBe('Bearer realm="edge-ids"');
 		// Once NEXT is promoted and removed, the old token is refused.
 		const promoted = appWith({ API_TOKEN: NEXT });
 		expect((await promoted("/ulid", { Authorization: `Bearer ${NEXT}` })).status).toBe(200);

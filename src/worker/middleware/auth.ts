@@ -92,13 +92,19 @@ export function acceptedToken(c: Context<AppEnv>): Promise<AcceptedToken | undef
 	return answer;
 }
 
-/** 401 with the challenge RFC 7235 §3.1 asks for; RFC 6750's error when a token was sent. */
+/**
+ * 401 with the challenge RFC 7235 §3.1 asks for, and RFC 6750's error when a header
+ * was sent: `invalid_request` when it holds no bearer token, else `invalid_token`.
+ */
 function unauthorized(c: Context<AppEnv>): never {
-	const sent = c.req.header("Authorization") !== undefined;
-	c.header(
-		"WWW-Authenticate",
-		sent ? 'Bearer realm="edge-ids", error="invalid_token"' : 'Bearer realm="edge-ids"',
-	);
+	const header = c.req.header("Authorization");
+	const error =
+		header === undefined
+			? ""
+			: bearerToken(header) === undefined
+				? "invalid_request"
+				: "invalid_token";
+	c.header("WWW-Authenticate", `Bearer realm="edge-ids"${error ? `, error="${error}"` : ""}`);
 	throw serviceError(
 		"unauthorized",
 		"this route needs the header 'Authorization: Bearer <token>' with the service's API token",

@@ -38,6 +38,8 @@ export const STATUS_OF = {
 	not_found: 404,
 	/** Returned for a known path with a method it does not take; `Allow` lists those it does. */
 	method_not_allowed: 405,
+	/** Returned when a POST has a non-empty body not declared `Content-Type: application/json`. */
+	unsupported_media_type: 415,
 	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
 	rate_limited: 429,
 	/** Returned when a wrangler var is invalid; the message names the variable. */

@@ -151,12 +151,14 @@ export function decodeForeign(text: string, layout: ForeignLayout): DecodedForei
 		);
 	}
 	let rest = BigInt(text);
-	const values: Record<string, number> = {};
+	const fromLowBits: [string, number][] = [];
 	for (let i = layout.fields.length - 1; i >= 0; i--) {
 		const field = layout.fields[i] as ForeignField;
-		values[field.name] = Number(rest & ((1n << BigInt(field.bits)) - 1n));
+		fromLowBits.push([field.name, Number(rest & ((1n << BigInt(field.bits)) - 1n))]);
 		rest >>= BigInt(field.bits);
 	}
+	// Answered in the layout's order, high bits first, as the system documents them.
+	const values: Record<string, number> = Object.fromEntries(fromLowBits.reverse());
 	const timestamp = layout.epoch + Number(rest) * layout.timeUnitMs;
 	if (timestamp > 8.64e15) {
 		throw new IdError(

@@ -1,7 +1,5 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { bearerAuth } from "hono/bearer-auth";
 import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
@@ -9,6 +7,7 @@ import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
 import { type Config, configFrom } from "./config";
 import { errorResponse, serviceError } from "./errors";
+import { auth } from "./middleware/auth";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { docsRoutes } from "./routes/docs";
@@ -18,12 +17,14 @@ import { regionRoutes } from "./routes/regions";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 
-/** Paths that need no token even when API_TOKEN is set. */
+/**
+ * Paths that need no token even when API_TOKEN is set. (The files in public/ never
+ * reach the Worker on GET and HEAD: Cloudflare serves them first, so they are public too.)
+ */
 const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
 
 // Middleware built from the config, once per config (i.e. per isolate).
 const corsFor = new WeakMap<Config, MiddlewareHandler>();
-const authFor = new WeakMap<Config, MiddlewareHandler>();
 
 const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
 	const config = configFrom(c.env);
@@ -39,31 +40,6 @@ const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
 		corsFor.set(config, handler);
 	}
 	return handler(c, next);
-};
-
-const authFromConfig: MiddlewareHandler<AppEnv> = async (c, next) => {
-	const config = configFrom(c.env);
-	if (!config.apiToken || PUBLIC_PATHS.has(c.req.path)) return next();
-	let handler = authFor.get(config);
-	if (!handler) {
-		handler = bearerAuth({ token: config.apiToken }); // compares in constant time
-		authFor.set(config, handler);
-	}
-	try {
-		return await handler(c, next);
-	} catch (error) {
-		if (error instanceof HTTPException) {
-			// A 401 must carry the challenge (RFC 7235 §3.1): keep bearerAuth's.
-			const challenge = error.getResponse().headers.get("WWW-Authenticate");
-			if (challenge) c.header("WWW-Authenticate", challenge);
-			// bearerAuth answers a malformed header with 400; both mean "no valid token".
-			throw serviceError(
-				"unauthorized",
-				"this route needs the header 'Authorization: Bearer <token>' with the service's API token",
-			);
-		}
-		throw error;
-	}
 };
 
 /**
@@ -115,7 +91,7 @@ const base = new Hono<AppEnv>()
 	.use(requestLog())
 	.use(corsFromConfig)
 	.use(urlLengthGuard)
-	.use(authFromConfig)
+	.use(auth((path) => PUBLIC_PATHS.has(path)))
 	.use(rateLimit());
 
 /**

@@ -4,6 +4,7 @@ import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layou
 import { RegionMap } from "../ids/regions";
 import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
+import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
 export interface Config {
@@ -29,7 +30,10 @@ export interface Config {
 	maxBlockCount: number;
 	/** `*` or the exact origins CORS answers. */
 	corsOrigins: "*" | string[];
+	/** The bearer token callers send (API_TOKEN); unset: no auth. */
 	apiToken: string | undefined;
+	/** A second accepted token while callers move to it (API_TOKEN_NEXT, for rotation). */
+	apiTokenNext: string | undefined;
 	/** One JSON log line per request (REQUEST_LOG, default on). */
 	requestLog: boolean;
 	/** The RATE_LIMITER binding's period, sent as `Retry-After` (it cannot be read at runtime). */
@@ -55,6 +59,7 @@ const VAR_NAMES = [
 	"MAX_BLOCK_COUNT",
 	"CORS_ORIGINS",
 	"API_TOKEN",
+	"API_TOKEN_NEXT",
 	"REQUEST_LOG",
 	"RATE_LIMIT_PERIOD",
 ] as const;
@@ -108,6 +113,34 @@ function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
 		"invalid_config",
 		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding`,
 	);
+}
+
+/**
+ * API_TOKEN and API_TOKEN_NEXT: only tokens a caller can send (one rule with auth:
+ * ./bearer-token.ts), and NEXT only beside API_TOKEN (alone it would turn auth on
+ * with the token callers have not moved to yet). The error never shows the value.
+ */
+function tokenVars(vars: ConfigVars) {
+	const token = (name: "API_TOKEN" | "API_TOKEN_NEXT") => {
+		const raw = vars[name];
+		if (!raw) return undefined;
+		if (!TOKEN_PATTERN.test(raw)) {
+			throw new IdError(
+				"invalid_config",
+				`${name} must be a bearer token of ${TOKEN_ALPHABET}, with no spaces; callers could never send this one`,
+			);
+		}
+		return raw;
+	};
+	const apiToken = token("API_TOKEN");
+	const apiTokenNext = token("API_TOKEN_NEXT");
+	if (apiTokenNext && !apiToken) {
+		throw new IdError(
+			"invalid_config",
+			"API_TOKEN_NEXT is set without API_TOKEN; set API_TOKEN (the token callers use now) or delete API_TOKEN_NEXT",
+		);
+	}
+	return { apiToken, apiTokenNext };
 }
 
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
@@ -280,7 +313,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		poolMaxSize: integer("POOL_MAX_SIZE", 4_096, 1, 1_000_000),
 		maxBlockCount: integer("MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: problems.read(() => corsOriginsVar(vars), "*"),
-		apiToken: vars.API_TOKEN || undefined,
+		...problems.read(() => tokenVars(vars), { apiToken: undefined, apiTokenNext: undefined }),
 		requestLog: problems.read(() => switchVar(vars, "REQUEST_LOG", true), true),
 		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
 	};

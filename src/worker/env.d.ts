@@ -2,8 +2,15 @@
 // declares `Env` and `Cloudflare.Env` (the type of `env` from "cloudflare:workers")
 // separately, so both get them here.
 interface EdgeIdsSecrets {
-	/** When set, every route but `/health` and `/` needs `Authorization: Bearer <API_TOKEN>`. */
+	/**
+	 * When set, every route but `/`, `/health`, `/openapi.json` and `/docs` needs
+	 * `Authorization: Bearer <API_TOKEN>`. The files in public/ (the playground's
+	 * page, script, styles and source map) are served before the Worker runs, so
+	 * they are public too.
+	 */
 	API_TOKEN?: string;
+	/** A second accepted token while callers move to it (rotation); only beside API_TOKEN. */
+	API_TOKEN_NEXT?: string;
 }
 interface Env extends EdgeIdsSecrets {}
 declare namespace Cloudflare {

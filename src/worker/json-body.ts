@@ -4,7 +4,11 @@
  * with JSON types (numbers as numbers). A name given in both places, a body that is
  * not a JSON object, malformed JSON, a wrong type, an unknown name (`{"cout": 5}`
  * would otherwise quietly ask for one ID) or a body over 1 KiB is a 400 naming what
- * was wrong. A body of any other content type is never read, as before.
+ * was wrong. A non-empty body of any other content type (a form, text, none named)
+ * is `415 unsupported_media_type` naming `Content-Type: application/json`: it would
+ * otherwise be ignored and quietly answer the defaults. An empty body, of any type,
+ * asks for the defaults. JSON is `application/json` or any `application/…+json`
+ * (RFC 6839's suffix), each with optional parameters such as `charset`.
  *
  *   .post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
  *     idsResponse(c, ulidIds(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))))
@@ -26,8 +30,7 @@ export const ulidBody = z.strictObject({
 	format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
 });
 
-const NOT_AN_OBJECT =
-	'the request body must be a JSON object such as {"count": 5} (or no body, or another Content-Type)';
+const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
 /** Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes). */
 const MAX_BODY_BYTES = 1024;
@@ -66,6 +69,46 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
+/** Bytes JSON treats as whitespace (an empty body may still carry a newline). */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Whether a body has anything but whitespace. Reads until the first such byte, at
+ * most MAX_BODY_BYTES, so a large body of another type costs nothing more.
+ */
+async function hasContent(request: Request): Promise<boolean> {
+	if (!request.body) return false;
+	const reader = request.body.getReader();
+	let read = 0;
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) return false;
+			if (value.some((byte: number) => !WHITESPACE.has(byte))) return true;
+			read += value.byteLength;
+			if (read > MAX_BODY_BYTES) return true;
+		}
+	} finally {
+		reader.cancel().catch(() => {});
+	}
+}
+
+/** The longest Content-Type echoed in an error; a longer one is described by its length. */
+const MAX_ECHOED_TYPE = 100;
+
+function notJson(type: string | undefined): ServiceError {
+	const got =
+		type === undefined
+			? "no Content-Type"
+			: type.length > MAX_ECHOED_TYPE
+				? `a Content-Type of ${type.length} characters`
+				: `Content-Type: ${type}`;
+	return serviceError(
+		"unsupported_media_type",
+		`a request body must be JSON sent with 'Content-Type: application/json', such as {"count": 5} (or send no body and give the parameters in the query); got ${got}`,
+	);
+}
+
 /**
  * The JSON body's fields (none unless the request declares JSON; an empty body is
  * no fields), refused with the service's errors.
@@ -86,7 +129,12 @@ export function validateBody<T extends z.ZodObject>(schema: T) {
 	});
 	// `curl -X POST -H 'Content-Type: application/json'` with no data asks for the defaults.
 	return (async (c, next) => {
-		if (!JSON_TYPE.test(c.req.header("Content-Type") ?? "")) return validated(c, next);
+		const type = c.req.header("Content-Type");
+		if (!JSON_TYPE.test(type ?? "")) {
+			if (await hasContent(c.req.raw)) throw notJson(type);
+			c.req.addValidatedData("json", {});
+			return next();
+		}
 		return limitBody(c, async () => {
 			if ((await c.req.text()).trim() === "") {
 				c.req.addValidatedData("json", {});

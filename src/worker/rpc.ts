@@ -108,13 +108,13 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 const trusted = new WeakMap<Env, Env>();
 
 /**
- * The env without API_TOKEN and without the rate limiter (binding callers are
+ * The env without the tokens and without the rate limiter (binding callers are
  * trusted), one object per env so its parsed config is cached too.
  */
 function trustedEnv(env: Env): Env {
 	let trustedOne = trusted.get(env);
 	if (!trustedOne) {
-		const withoutLimits: Partial<Env> = { ...env, API_TOKEN: undefined };
+		const withoutLimits: Partial<Env> = { ...env, API_TOKEN: undefined, API_TOKEN_NEXT: undefined };
 		delete withoutLimits.RATE_LIMITER;
 		trustedOne = withoutLimits as Env;
 		trusted.set(env, trustedOne);

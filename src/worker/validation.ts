@@ -7,6 +7,8 @@ import { configFrom } from "./config";
 import { invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import {
+	blockCountRule,
+	countRule,
 	invalidBlockCount,
 	invalidFormat,
 	invalidRequestCount,
@@ -79,6 +81,23 @@ function errorFor(c: Context, target: keyof ValidationTargets, field: string): S
 	return invalidRequestCount(config, got);
 }
 
+/**
+ * The count or worker ID out of this deployment's range, if any. The operations
+ * check ranges again (RPC shares them); checking here too makes the refusal quote
+ * what was sent (`count=99999999999999999999`, `0050000`), not the number it
+ * became (1e20, 50000).
+ */
+function outOfRange(c: Context, data: Record<string, unknown>): "count" | "workerId" | undefined {
+	const config = configFrom(c.env);
+	const { count, workerId } = data;
+	if (typeof count === "number") {
+		const rule = c.req.path.endsWith("/blocks") ? blockCountRule(config) : countRule(config);
+		if (count < rule.min || count > rule.max) return "count";
+	}
+	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
+	return undefined;
+}
+
 /** zValidator answering failures with the service's own error codes and messages. */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(
 	target: Target,
@@ -89,5 +108,7 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
 			const field = String(result.error.issues[0]?.path[0] ?? "count");
 			throw errorFor(c, target, field);
 		}
+		const field = outOfRange(c, result.data as Record<string, unknown>);
+		if (field) throw errorFor(c, target, field);
 	});
 }

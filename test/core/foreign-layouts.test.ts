@@ -23,6 +23,20 @@ describe("decoding other systems' IDs", () => {
 		});
 	});
 
+	it("answers each preset's fields in the layout's order, high bits first", () => {
+		const keys = (id: string, preset: keyof typeof DECODE_PRESETS) =>
+			Object.keys(decodeForeign(id, DECODE_PRESETS[preset])).slice(5);
+		expect(keys("175928847299117063", "discord")).toEqual(["workerId", "processId", "increment"]);
+		expect(keys("494152093532361268", "sonyflake")).toEqual(["sequence", "machineId"]);
+		expect(keys("11637205501278089", "instagram")).toEqual(["shardId", "sequence"]);
+		expect(keys("910499571847892992", "twitter")).toEqual([
+			"workerId",
+			"sequence",
+			"datacenterId",
+			"machineId",
+		]);
+	});
+
 	it("reads Instagram's worked example (1387263000 ms, shard 1341, sequence 5001 mod 1024)", () => {
 		// "Sharding & IDs at Instagram": id = ms << 23 | shard << 10 | (sequence % 1024).
 		expect(decodeForeign("11637205501278089", DECODE_PRESETS.instagram)).toMatchObject({

@@ -47,14 +47,16 @@ interface Call {
 	operation: string;
 	url: string;
 	body?: unknown;
+	/** The body's Content-Type; default application/json. */
+	type?: string;
 	token?: boolean;
 	accept?: string;
 }
 
-async function call({ method, url, body, token = true, accept }: Call) {
+async function call({ method, url, body, type, token = true, accept }: Call) {
 	const headers: Record<string, string> = {};
 	if (token) headers.Authorization = `Bearer ${TOKEN}`;
-	if (body !== undefined) headers["Content-Type"] = "application/json";
+	if (body !== undefined) headers["Content-Type"] = type ?? "application/json";
 	if (accept) headers.Accept = accept;
 	return fetch(new URL(url, baseUrl), {
 		method: method.toUpperCase(),
@@ -152,6 +154,17 @@ describe("GET /openapi.json", () => {
 				"invalid_worker_id",
 			],
 			[{ method: "post", operation: "/ulid", url: "/ulid", body: [1] }, 400, "invalid_body"],
+			[
+				{
+					method: "post",
+					operation: "/uuidv7",
+					url: "/uuidv7",
+					body: { count: 2 },
+					type: "text/plain",
+				},
+				415,
+				"unsupported_media_type",
+			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?format=hex" }, 400, "invalid_format"],
 			[{ method: "get", operation: "/decode/{id}", url: "/decode/xyz" }, 400, "invalid_id"],
 			[

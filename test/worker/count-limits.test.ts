@@ -68,3 +68,21 @@ describe("count limits", () => {
 		expect(performance.now() - started).toBeLessThan(1_000);
 	});
 });
+
+describe("a refused number is quoted as it was sent", () => {
+	it.each([
+		["/ulid?count=99999999999999999999", "count", '"99999999999999999999"'],
+		["/uuidv7?count=0050000", "count", '"0050000"'],
+		["/snowflake/1?count=000", "count", '"000"'],
+		["/snowflake/blocks?count=99999999999999999999", "count", '"99999999999999999999"'],
+		["/snowflake/99999999999999999999", "workerId", '"99999999999999999999"'],
+		["/snowflake/0001024/stats", "workerId", '"0001024"'],
+	])("%s names %s and echoes %s exactly", async (path, name, echoed) => {
+		const { status, body } = await appWith({})(path);
+		expect(status).toBe(400);
+		const message = (body.error as { message: string }).message;
+		expect(message).toMatch(new RegExp(`^${name} must be `));
+		expect(message.endsWith(`got ${echoed}`)).toBe(true);
+		expect(message).not.toMatch(/\b1e\+?20\b|100000000000000000000/);
+	});
+});

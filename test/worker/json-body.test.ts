@@ -24,10 +24,62 @@ describe("JSON bodies on POST", () => {
 		expect(body.ids?.[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
 	});
 
-	it("ignores the body of another content type, as before", async () => {
-		const { status, body } = await post("/ulid", '{"count":5}', "text/plain");
-		expect(status).toBe(200);
-		expect(body.ids).toHaveLength(1);
+	it.each([
+		["/ulid", "application/x-www-form-urlencoded", "count=5"], // curl -d count=5
+		["/ulid", "application/x-www-form-urlencoded", '{"count":5}'], // curl -d '{"count":5}'
+		["/uuidv7", "text/plain;charset=UTF-8", '{"count":5}'], // fetch(url, { body: string })
+		["/snowflake/303", "text/json", '{"count":2}'],
+		["/snowflake", "application/jsonl", "\n count=5"],
+		["/snowflake/blocks", "application/octet-stream", "x".repeat(5000)],
+	])(
+		"POST %s with a non-empty body of type %s → 415, naming application/json",
+		async (path, type, body) => {
+			const { status, body: answer } = await post(path, body, type);
+			expect(status).toBe(415);
+			expect(answer.error?.code).toBe("unsupported_media_type");
+			expect(answer.error?.message).toContain("'Content-Type: application/json'");
+			expect(answer.error?.message).toContain(`got Content-Type: ${type}`);
+		},
+	);
+
+	it("a body without any Content-Type → 415; an empty one of any type asks for the defaults", async () => {
+		const untyped = await callJson<Answer>("/ulid", {
+			method: "POST",
+			body: new Blob(["count=5"]),
+		});
+		expect(untyped.status).toBe(415);
+		expect(untyped.body.error?.message).toMatch(/got no Content-Type$/);
+		for (const [body, type] of [
+			["", "application/x-www-form-urlencoded"], // curl -X POST -d ''
+			[" \r\n", "text/plain"],
+			["", "application/json"],
+		] as const) {
+			const { status, body: answer } = await post("/ulid", body, type);
+			expect(status, `${JSON.stringify(body)} as ${type}`).toBe(200);
+			expect(answer.ids).toHaveLength(1);
+		}
+		const none = await callJson<Answer>("/ulid?count=2", { method: "POST" });
+		expect(none.status).toBe(200);
+		expect(none.body.ids).toHaveLength(2);
+	});
+
+	it("reads JSON declared with parameters or a +json suffix", async () => {
+		for (const type of [
+			"application/json; charset=utf-8",
+			"Application/JSON",
+			"application/vnd.api+json",
+		]) {
+			const { status, body } = await post("/ulid", '{"count":3}', type);
+			expect(status, type).toBe(200);
+			expect(body.ids, type).toHaveLength(3);
+		}
+	});
+
+	it("does not echo a long Content-Type", async () => {
+		const type = `text/${"x".repeat(300)}`;
+		const { status, body } = await post("/ulid", "count=5", type);
+		expect(status).toBe(415);
+		expect(body.error?.message).toMatch(/got a Content-Type of 305 characters$/);
 	});
 
 	it.each([

@@ -25,6 +25,12 @@ import type {
 } from "../../src/worker/openapi/schemas";
 import { openApiDocument } from "../../src/worker/routes/docs";
 
+/** What these tests read of an operation. */
+type Described = {
+	requestBody?: unknown;
+	responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
+
 describe("the OpenAPI document", () => {
 	it("describes exactly the routes the app serves, method by method", () => {
 		const served = new Set(
@@ -53,6 +59,21 @@ describe("the OpenAPI document", () => {
 			"epoch",
 			"timeUnitMs",
 		]);
+	});
+
+	it("documents 415 unsupported_media_type on exactly the routes that read a JSON body", () => {
+		for (const [path, item] of Object.entries(openApiDocument().paths ?? {})) {
+			for (const [method, operation] of Object.entries(item) as [string, Described][]) {
+				const takesBody = operation.requestBody !== undefined;
+				expect(takesBody, `${method} ${path}`).toBe(method === "post" && path !== "/");
+				const answer = operation.responses?.["415"];
+				expect(answer !== undefined, `${method} ${path} documents 415`).toBe(takesBody);
+				if (answer) {
+					const schema = answer.content?.["application/json"]?.schema;
+					expect(JSON.stringify(schema)).toContain('"unsupported_media_type"');
+				}
+			}
+		}
 	});
 
 	it("is built once per isolate", () => {

@@ -100,12 +100,13 @@ describe("request log", () => {
 		expect(line).toMatchObject({ route: null, status: 404, error: "not_found" });
 	});
 
-	it("never writes the token, whether accepted or refused", async () => {
-		for (const auth of [`Bearer ${TOKEN}`, `Bearer ${TOKEN}x`]) {
+	it("never writes a token, whether accepted or refused, current or next", async () => {
+		const next = `${TOKEN}-next`;
+		for (const auth of [`Bearer ${TOKEN}`, `Bearer ${TOKEN}x`, `bearer  ${next}`]) {
 			const { lines } = await logged(
 				"/uuidv7",
 				{ headers: { Authorization: auth } },
-				{ API_TOKEN: TOKEN },
+				{ API_TOKEN: TOKEN, API_TOKEN_NEXT: next },
 			);
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).not.toContain(TOKEN);

@@ -3,10 +3,9 @@
  * with its own config here: `app.fetch(request, { ...env, API_TOKEN, CORS_ORIGINS },
  * ctx)`; config is cached per env object, so each object below is its own config.
  *
- * The token comparison is hono/bearer-auth's: `timingSafeEqual` hashes both sides
- * with SHA-256 and compares the digests (and then the strings) in a loop that does
- * not stop at the first difference. Timing is not measured here (it would be a
- * flaky test); the middleware is what app.ts wires in.
+ * The token comparison (src/worker/middleware/auth.ts) compares SHA-256 digests with
+ * `crypto.subtle.timingSafeEqual`; tokens.test.ts checks that it is what runs.
+ * Timing is not measured here (it would be a flaky test).
  *
  * Worker IDs 170-199 (storage is per file).
  */

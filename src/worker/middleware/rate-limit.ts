@@ -3,8 +3,9 @@
  * budget gets `429 rate_limited` with `Retry-After`, before any Durable Object
  * is called (object calls are billed; a refused request costs one Worker call).
  *
- * The key is the caller: the bearer token when the service has one (so every
- * holder of the token shares one budget), else the client IP (`CF-Connecting-IP`).
+ * The key is the caller: a token the service accepts (one budget per token, shared
+ * by every holder, however auth lets it be spelled: ./auth.ts), else the client
+ * address (`CF-Connecting-IP`): an IPv4 address, or an IPv6 /64 (./client-address.ts).
  * A request with neither, or from a loopback address (`wrangler dev` on this
  * machine: every local caller is one address, and tests and benchmarks would
  * share its budget), is not limited; neither is an exempt path. No binding, no
@@ -33,6 +34,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import { configFrom } from "../config";
 import { serviceError } from "../errors";
+import { acceptedToken } from "./auth";
+import { addressKey } from "./client-address";
 
 export interface RateLimitOptions {
 	limiter?: (c: Context<AppEnv>) => RateLimit | undefined;
@@ -40,36 +43,14 @@ export interface RateLimitOptions {
 	retryAfterSeconds?: (c: Context<AppEnv>) => number;
 }
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
-
 /** The caller's key, or undefined when the request is not limited. Never the raw token. */
 export async function rateLimitKey(c: Context<AppEnv>): Promise<string | undefined> {
-	const token = configFrom(c.env).apiToken;
-	const sent = c.req.header("Authorization");
-	// Only the service's own token counts (auth ran first): a made-up token must not
-	// buy a fresh budget.
-	if (token && sent === `Bearer ${token}`) return tokenKey(token);
-	const ip = c.req.header("CF-Connecting-IP");
-	if (!ip || LOOPBACK.test(ip)) return undefined;
-	return `ip:${ip}`;
-}
-
-/** The token's key, hashed once per token (not per request). */
-const tokenKeys = new Map<string, Promise<string>>();
-function tokenKey(token: string): Promise<string> {
-	let key = tokenKeys.get(token);
-	if (!key) {
-		key = sha256Hex(token).then((hex) => `token:${hex}`);
-		tokenKeys.set(token, key);
-	}
-	return key;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-	const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-	return Array.from(new Uint8Array(digest).subarray(0, 16), (byte) =>
-		byte.toString(16).padStart(2, "0"),
-	).join("");
+	// Only a token the service accepts counts, however auth lets it be spelled: a
+	// made-up token must not buy a fresh budget, a respelled one must not either.
+	const token = await acceptedToken(c);
+	if (token) return token.key;
+	const address = c.req.header("CF-Connecting-IP");
+	return address ? addressKey(address) : undefined;
 }
 
 /** The limiter's answer; when it fails the request goes through (it guards cost, not IDs). */

@@ -2,7 +2,7 @@
  * One OpenAPI operation per route, from the schemas that validate its input
  * (../validation.ts, ../json-body.ts) and those of its answers (./schemas.ts),
  * with the error answers the service really gives it: 400 when it has input,
- * 401 unless public, 429 unless exempt from rate limiting, 500 always, 503 when
+ * 415 when it takes a JSON body, 401 unless public, 429 unless exempt from rate limiting, 500 always, 503 when
  * it reaches a Durable Object. Each route file exports its operations next to
  * its routes; ../routes/docs.ts builds the document from them.
  *
@@ -21,7 +21,7 @@ export interface OperationSpec {
 	tag: "Snowflake" | "ULID and UUIDv7" | "Decode" | "Service";
 	params?: z.ZodObject;
 	query?: z.ZodObject;
-	/** A JSON body; optional (another Content-Type is ignored). */
+	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
 	body?: z.ZodObject;
 	/** The 200 answer's JSON schema (absent: `html` or a document). */
 	ok?: z.ZodType;
@@ -85,7 +85,7 @@ export function operation(spec: OperationSpec): RouteConfig {
 						body: {
 							required: false,
 							description:
-								"The query's fields as a JSON object (numbers as numbers); a name may be given in one place only. Read only with `Content-Type: application/json`; an empty body asks for the defaults.",
+								"The query's fields as a JSON object (numbers as numbers); a name may be given in one place only. Send it with `Content-Type: application/json` (parameters such as `charset`, and `application/…+json` types, are accepted); a non-empty body of another type is a 415, an empty body asks for the defaults.",
 							content: { "application/json": { schema: spec.body } },
 						},
 					}
@@ -99,6 +99,11 @@ export function operation(spec: OperationSpec): RouteConfig {
 							400,
 							"A parameter or the body is invalid; the message names it and what is allowed",
 						),
+					}
+				: {}),
+			...(spec.body
+				? {
+						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),
 					}
 				: {}),
 			...(spec.public

@@ -28,8 +28,12 @@ export const STATUS_OF = {
 	invalid_id: 400,
 	/** Returned when `/decode`'s `layout` is not a preset, or its widths, epoch or unit are impossible. */
 	invalid_layout: 400,
-	/** Returned when `format` is not "ulid" or "uuid", or RPC options are not an object. */
+	/** Returned when `format` is not one the route takes (ulid|uuid, decimal|base32, typeid|base32), or RPC options are not an object. */
 	invalid_format: 400,
+	/** Returned when a TypeID or Snowflake `prefix` is not 1-63 characters of a-z and _ starting and ending with a letter. */
+	invalid_prefix: 400,
+	/** Returned when `/range`'s kind or window is invalid: unreadable times, `from >= to`, or outside the kind's time range. */
+	invalid_range: 400,
 	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
 	invalid_body: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */

@@ -97,6 +97,8 @@ const decodedSnowflake = z
 		sequence: z.number().int(),
 		datacenterId: z.number().int().optional().describe("Under the Twitter layout"),
 		machineId: z.number().int().optional().describe("Under the Twitter layout"),
+		prefix: z.string().optional().describe("Read from base32 text: the prefix it carried"),
+		base32: z.string().optional().describe("Read from base32 text: its 13 characters"),
 	})
 	.describe("A Snowflake under the service's own layout");
 const decodedForeign = z
@@ -131,12 +133,24 @@ const decodedUuid = z.object({
 	version: z.number().int(),
 	ulid: z.string(),
 });
+const decodedTypeId = z
+	.object({
+		type: z.literal("typeid"),
+		id: z.string(),
+		prefix: z.string().describe('The type prefix; "" for a bare TypeID'),
+		uuid: z.string().describe("The UUID the suffix encodes (8-4-4-4-12, lowercase)"),
+		version: z.number().int(),
+		timestamp: unixMs.optional().describe("For a UUIDv7 only"),
+		time: isoTime.optional().describe("For a UUIDv7 only"),
+	})
+	.describe("A TypeID (spec v0.3.0)");
 export const decodedSchema = z.union([
 	decodedSnowflake,
 	decodedForeign,
 	decodedUlid,
 	decodedUuidV7,
 	decodedUuid,
+	decodedTypeId,
 ]);
 
 const CODES = Object.keys(STATUS_OF) as ServiceErrorCode[];

@@ -52,7 +52,7 @@ export interface IdBounds {
 
 /** ISO 8601 with a zone (Z or ±hh:mm), or a date alone (UTC midnight); seconds and fractions optional. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
-const TIME_RULE =
+export const TIME_RULE =
 	"Unix milliseconds (decimal digits) or ISO 8601 with a zone, e.g. 2026-11-01T00:00:00Z or 2026-11-01";
 
 /** Reads one end of a window as Unix ms; throws `invalid_range` naming `name`. */

@@ -24,7 +24,7 @@ import { formatUuid, parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7"
 export const TYPEID_ALPHABET = CROCKFORD_ALPHABET.toLowerCase();
 export const TYPEID_SUFFIX_LENGTH = 26;
 export const MAX_PREFIX_LENGTH = 63;
-const PREFIX_PATTERN = /^([a-z]([a-z_]*[a-z])?)?$/;
+export const PREFIX_PATTERN = /^([a-z]([a-z_]*[a-z])?)?$/;
 
 /** What a prefix may be, for error messages. */
 export const PREFIX_RULE =
@@ -56,12 +56,16 @@ export function isValidPrefix(prefix: string): boolean {
 export function checkPrefix(prefix: unknown): string | undefined {
 	if (prefix === undefined) return undefined;
 	if (typeof prefix === "string" && isValidPrefix(prefix)) return prefix;
-	const shown =
-		typeof prefix === "string" && prefix.length > 70 ? `${prefix.slice(0, 70)}…` : prefix;
-	const length = typeof prefix === "string" ? ` (${prefix.length} characters)` : "";
-	throw new IdError(
+	throw invalidPrefix(prefix);
+}
+
+/** `invalid_prefix` for `got`, saying the rule. */
+export function invalidPrefix(got: unknown): IdError {
+	const shown = typeof got === "string" && got.length > 70 ? `${got.slice(0, 70)}…` : got;
+	const length = typeof got === "string" ? ` (${got.length} characters)` : "";
+	return new IdError(
 		"invalid_prefix",
-		`prefix must be ${PREFIX_RULE}; got ${describeValue(shown)}${length}`,
+		`prefix must be ${PREFIX_RULE}, given once; got ${describeValue(shown)}${length}`,
 	);
 }
 

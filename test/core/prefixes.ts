@@ -1,7 +1,6 @@
 import fc from "fast-check";
 
 /** TypeID prefixes by the spec's rule: empty, or 1-63 of a-z and _ with a letter first and last. */
-
 export const prefixes = fc.oneof(
 	fc.constant(""),
 	fc

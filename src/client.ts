@@ -42,7 +42,9 @@ import type {
 	DecodedId,
 	DecodeOptions,
 	ErrorBody,
+	IdRange,
 	LayoutInfo,
+	RangeOptions,
 	RegionsInfo,
 	ServiceErrorCode,
 	SnowflakeBlocks,
@@ -50,6 +52,8 @@ import type {
 	SnowflakeIds,
 	SnowflakeOptions,
 	SnowflakeStatsInfo,
+	TypeIdIds,
+	TypeIdOptions,
 	UlidIds,
 	UlidOptions,
 	UuidV7Ids,
@@ -194,18 +198,18 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
 		 * MAX_BATCH (10,000).
 		 */
-		snowflake({ workerId, count }: SnowflakeOptions = {}) {
+		snowflake({ workerId, count, format, prefix }: SnowflakeOptions = {}) {
 			const path = workerId === undefined ? "/snowflake" : `/snowflake/${segment(workerId)}`;
-			return get<SnowflakeIds>(path, { count });
+			return get<SnowflakeIds>(path, { count, format, prefix });
 		},
 		/**
 		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
 		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
 		 */
-		snowflakeBlocks({ workerId, count }: SnowflakeBlocksOptions = {}) {
+		snowflakeBlocks({ workerId, count, format, prefix }: SnowflakeBlocksOptions = {}) {
 			const path =
 				workerId === undefined ? "/snowflake/blocks" : `/snowflake/${segment(workerId)}/blocks`;
-			return get<SnowflakeBlocks>(path, { count });
+			return get<SnowflakeBlocks>(path, { count, format, prefix });
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		ulid({ count, format }: UlidOptions = {}) {
@@ -215,6 +219,17 @@ export function idsClient(options: IdsClientOptions = {}) {
 		uuidv7({ count }: UuidV7Options = {}) {
 			return get<UuidV7Ids>("/uuidv7", { count });
 		},
+		/** UUIDv7s as TypeIDs (`user_01j…`), monotonic with `uuidv7`; no `prefix`: bare TypeIDs. */
+		typeid({ count, prefix }: TypeIdOptions = {}) {
+			return get<TypeIdIds>("/typeid", { count, prefix });
+		},
+		/**
+		 * The tightest `[min, max]` holding every ID of `kind` with a time in `[from, to)`
+		 * (Unix ms or ISO 8601), for `WHERE id BETWEEN min AND max`.
+		 */
+		range({ kind, from, to, workerId, format, prefix }: RangeOptions) {
+			return get<IdRange>("/range", { kind, from, to, workerId, format, prefix });
+		},
 		/**
 		 * What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or
 		 * UUID's time and forms. `options` reads a Snowflake-like ID of another
@@ -223,8 +238,8 @@ export function idsClient(options: IdsClientOptions = {}) {
 		decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
 			const refused = notASegment(id);
 			if (refused) return Promise.reject(refused);
-			const { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
-			const query = { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
+			const { format, layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
+			const query = { format, layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
 			return get<DecodedId | DecodedForeign>(`/decode/${segment(id)}`, query);
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */

@@ -38,6 +38,17 @@ const LOW_BITS = 30;
 const LOW_LIMIT = 2 ** LOW_BITS;
 const LOW_MASK = BigInt(LOW_LIMIT - 1);
 
+/** "00" … "zz": two base32 characters for each 10-bit value, so an ID's low 30 bits are three lookups. */
+const PAIRS = Array.from(
+	{ length: 1024 },
+	(_, value) => TYPEID_ALPHABET.charAt(value >> 5) + TYPEID_ALPHABET.charAt(value & 31),
+);
+
+/** The low 30 bits as 6 characters. */
+function lowDigits(low: number): string {
+	return (PAIRS[low >>> 20] as string) + PAIRS[(low >>> 10) & 1023] + PAIRS[low & 1023];
+}
+
 /** `value` (a non-negative integer below 32^width) as `width` base32 characters. */
 function digits(value: number, width: number): string {
 	let text = "";
@@ -59,7 +70,7 @@ function checkId(id: bigint): bigint {
 /** A Snowflake ID (bigint or decimal text, below 2^63) as 13 base32 characters. */
 export function snowflakeToBase32(id: bigint | string): string {
 	const value = checkId(typeof id === "string" ? BigInt(id) : id);
-	return digits(Number(value >> BigInt(LOW_BITS)), 7) + digits(Number(value & LOW_MASK), 6);
+	return digits(Number(value >> BigInt(LOW_BITS)), 7) + lowDigits(Number(value & LOW_MASK));
 }
 
 /** The Snowflake ID of 13 strict base32 characters; throws `invalid_id`. */
@@ -142,7 +153,7 @@ export function formatRunsAs(
 		let low = Number(first & LOW_MASK);
 		let highText = head + digits(high, 7);
 		for (let i = 0; i < run.count; i++) {
-			ids.push(highText + digits(low, 6));
+			ids.push(highText + lowDigits(low));
 			if (++low === LOW_LIMIT) {
 				low = 0;
 				highText = head + digits(++high, 7);

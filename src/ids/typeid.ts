@@ -124,6 +124,40 @@ export function checkStrictBase32(suffix: string, length: number, what: string):
 	}
 }
 
+/** Character code → value of a hex digit (either case), -1 otherwise. */
+const HEX_VALUES = buildHexValues();
+
+function buildHexValues(): Int8Array {
+	const table = new Int8Array(128).fill(-1);
+	for (const [i, digit] of [..."0123456789abcdef"].entries()) {
+		table[digit.charCodeAt(0)] = i;
+		table[digit.toUpperCase().charCodeAt(0)] = i;
+	}
+	return table;
+}
+
+/**
+ * TypeID's suffix of a UUID's hex text (hyphens skipped), for UUIDs this module's
+ * factory made: 2 zero bits, then the 128 bits 5 at a time. About 10x faster than
+ * parsing the UUID to bytes first, which a 10,000-ID answer notices.
+ */
+function suffixOfUuidText(uuid: string): string {
+	let text = "";
+	let pending = 0;
+	let pendingBits = 2; // the 2 zero bits in front
+	for (let i = 0; i < uuid.length; i++) {
+		const nibble = HEX_VALUES[uuid.charCodeAt(i)] ?? -1;
+		if (nibble < 0) continue; // a hyphen
+		pending = ((pending << 4) | nibble) & 0xff; // at most 4 + 4 live bits
+		pendingBits += 4;
+		if (pendingBits >= 5) {
+			pendingBits -= 5;
+			text += TYPEID_ALPHABET.charAt((pending >>> pendingBits) & 31);
+		}
+	}
+	return text;
+}
+
 /** A UUID's 16 bytes as TypeID's 26-character suffix. */
 export function typeIdSuffix(bytes: Uint8Array): string {
 	return encodeBits(bytes, 2).toLowerCase();
@@ -212,6 +246,6 @@ export class TypeIdFactory {
 	}
 
 	private format(uuid: string): string {
-		return withPrefix(this.prefix, typeIdSuffix(parseUuid(uuid).bytes));
+		return withPrefix(this.prefix, suffixOfUuidText(uuid));
 	}
 }

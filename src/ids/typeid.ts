@@ -136,13 +136,16 @@ function buildHexValues(): Int8Array {
 	return table;
 }
 
+const ALPHABET_CODES = Array.from(TYPEID_ALPHABET, (c) => c.charCodeAt(0));
+
 /**
  * TypeID's suffix of a UUID's hex text (hyphens skipped), for UUIDs this module's
- * factory made: 2 zero bits, then the 128 bits 5 at a time. About 10x faster than
- * parsing the UUID to bytes first, which a 10,000-ID answer notices.
+ * factory made: 2 zero bits, then the 128 bits 5 at a time. Several times faster
+ * than parsing the UUID to bytes first, which a 10,000-ID answer notices.
  */
 function suffixOfUuidText(uuid: string): string {
-	let text = "";
+	const codes = new Array<number>(TYPEID_SUFFIX_LENGTH);
+	let written = 0;
 	let pending = 0;
 	let pendingBits = 2; // the 2 zero bits in front
 	for (let i = 0; i < uuid.length; i++) {
@@ -152,10 +155,10 @@ function suffixOfUuidText(uuid: string): string {
 		pendingBits += 4;
 		if (pendingBits >= 5) {
 			pendingBits -= 5;
-			text += TYPEID_ALPHABET.charAt((pending >>> pendingBits) & 31);
+			codes[written++] = ALPHABET_CODES[(pending >>> pendingBits) & 31] as number;
 		}
 	}
-	return text;
+	return String.fromCharCode(...codes);
 }
 
 /** A UUID's 16 bytes as TypeID's 26-character suffix. */

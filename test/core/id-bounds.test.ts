@@ -93,8 +93,9 @@ describe("Snowflake bounds", () => {
 						const { min, max } = bounds;
 						// The bounds are IDs of the window themselves: none tighter holds them all.
 						for (const bound of [min, max]) {
-							const { timestamp } = decodeId(bound, layout) as { timestamp: number };
-							expect(timestamp >= from && timestamp < to).toBe(true);
+							const decoded = decodeId(bound, layout) as { timestamp: number; workerId: number };
+							expect(decoded.timestamp >= from && decoded.timestamp < to).toBe(true);
+							if (narrow) expect(decoded.workerId).toBe(workerId);
 						}
 						for (const reading of readings) {
 							clock.time = Math.max(clock.time, reading);

@@ -71,6 +71,43 @@ describe("the spec's invalid vectors", () => {
 	});
 });
 
+describe("any text", () => {
+	it("decodes, or is refused with invalid_id, in every format (never another failure)", () => {
+		const pieces = fc.constantFrom(
+			"_",
+			"a",
+			"Z",
+			"0",
+			"7",
+			"8",
+			"-",
+			"é",
+			" ",
+			"o",
+			"user_",
+			"01h455vb4pex5",
+		);
+		const texts = fc.oneof(
+			fc.string(),
+			fc.array(pieces, { maxLength: 12 }).map((p) => p.join("")),
+		);
+		fc.assert(
+			fc.property(
+				texts,
+				fc.constantFrom(undefined, "typeid" as const, "base32" as const),
+				(text, format) => {
+					try {
+						decodeId(text, layout, format);
+					} catch (error) {
+						expect(error).toMatchObject({ code: "invalid_id" });
+					}
+				},
+			),
+			{ numRuns: 2000 },
+		);
+	});
+});
+
 describe("a bare 26-character text", () => {
 	it("stays a ULID unless format typeid is asked for", () => {
 		expect(decodeId("01h455vb4pex5vsknk084sn02q", layout)).toMatchObject({

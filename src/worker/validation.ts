@@ -80,7 +80,11 @@ export const workerIdParam = z.object({
 	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 });
 export const idParam = z.object({
-	id: z.string().describe("A Snowflake (decimal), a ULID, or a UUID (any common form)"),
+	id: z
+		.string()
+		.describe(
+			"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
+		),
 });
 export const decodeQuery = z.object({
 	format: z

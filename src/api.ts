@@ -6,14 +6,24 @@
  */
 
 import type { SnowflakeBlock } from "./ids/blocks";
-import type { DecodedId } from "./ids/decode";
+import type { DecodedId, DecodeFormat } from "./ids/decode";
 import type { IdErrorCode } from "./ids/errors";
 import type { DecodedForeign, PresetName } from "./ids/foreign-layouts";
+import type { BoundsKind } from "./ids/id-bounds";
 import type { SnowflakeLayout } from "./ids/layout";
 import type { GeoPoint, LocationHint } from "./ids/regions";
 import type { SnowflakeStats } from "./ids/snowflake";
+import type { SnowflakeFormat } from "./ids/snowflake-base32";
 
-export type { DecodedForeign, DecodedId, PresetName, SnowflakeBlock };
+export type {
+	BoundsKind,
+	DecodedForeign,
+	DecodedId,
+	DecodeFormat,
+	PresetName,
+	SnowflakeBlock,
+	SnowflakeFormat,
+};
 
 /**
  * Every error code the service answers with, and its HTTP status. The core's
@@ -28,8 +38,12 @@ export const STATUS_OF = {
 	invalid_id: 400,
 	/** Returned when `/decode`'s `layout` is not a preset, or its widths, epoch or unit are impossible. */
 	invalid_layout: 400,
-	/** Returned when `format` is not "ulid" or "uuid", or RPC options are not an object. */
+	/** Returned when `format` is not one the route takes (ulid|uuid, decimal|base32, typeid|base32), or RPC options are not an object. */
 	invalid_format: 400,
+	/** Returned when a TypeID or Snowflake `prefix` is not 1-63 characters of a-z and _ starting and ending with a letter. */
+	invalid_prefix: 400,
+	/** Returned when `/range`'s kind or window is invalid: unreadable times, `from >= to`, or outside the kind's time range. */
+	invalid_range: 400,
 	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
 	invalid_body: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
@@ -80,6 +94,25 @@ export interface UuidV7Ids {
 	ids: string[];
 }
 export type UlidFormat = "ulid" | "uuid";
+/** What `/typeid` and RPC `typeid` answer: UUIDv7s in TypeID form under one prefix. */
+export interface TypeIdIds {
+	type: "typeid";
+	/** The prefix asked for; "" for bare TypeIDs. */
+	prefix: string;
+	ids: string[];
+}
+/** What `/range` and RPC `range` answer: every ID of `kind` with a time in [from, to) lies in [min, max]. */
+export interface IdRange {
+	kind: BoundsKind;
+	/** The window's start (included), ISO 8601. */
+	from: string;
+	/** The window's end (excluded), ISO 8601. */
+	to: string;
+	/** The smallest such ID (decimal or base32 for Snowflakes, as asked). */
+	min: string;
+	/** The largest such ID. */
+	max: string;
+}
 
 /** What the blocks routes and RPC `snowflakeBlocks` answer: runs of one worker ID. */
 export interface SnowflakeBlocks {
@@ -117,16 +150,35 @@ export interface RegionsInfo {
 }
 
 /** Options of `snowflake`: omit `workerId` to let the service pick one (AUTO_WORKER_IDS or the region). */
-export interface SnowflakeOptions {
+export interface SnowflakeOptions extends SnowflakeTextOptions {
 	workerId?: number | undefined;
 	/** Default 1, at most MAX_BATCH. */
 	count?: number | undefined;
 }
 /** Options of `snowflakeBlocks`: omit `workerId` to let the service pick one. */
-export interface SnowflakeBlocksOptions {
+export interface SnowflakeBlocksOptions extends SnowflakeTextOptions {
 	workerId?: number | undefined;
 	/** Default 1, at most MAX_BLOCK_COUNT. */
 	count?: number | undefined;
+}
+/** How Snowflakes are written: decimal (default) or 13 base32 characters; a prefix implies base32. */
+export interface SnowflakeTextOptions {
+	format?: SnowflakeFormat | undefined;
+	/** A TypeID-style prefix (`order` → `order_0g4b3…`); implies base32. */
+	prefix?: string | undefined;
+}
+export interface TypeIdOptions {
+	count?: number | undefined;
+	/** The type prefix (TypeID's rule); default none: bare TypeIDs. */
+	prefix?: string | undefined;
+}
+/** Options of `range`: the kind, the window [from, to) (Unix ms or ISO 8601), and the kind's text options. */
+export interface RangeOptions extends SnowflakeTextOptions {
+	kind: BoundsKind;
+	from: number | string;
+	to: number | string;
+	/** kind snowflake: the bounds of this worker ID's IDs only. */
+	workerId?: number | undefined;
 }
 export interface UlidOptions {
 	count?: number | undefined;
@@ -143,6 +195,8 @@ export interface UuidV7Options {
  * ULIDs and UUIDs ignore it. The same fields as `/decode/:id`'s query.
  */
 export interface DecodeOptions {
+	/** Reads a bare TypeID (`typeid`; a bare 26-character text is otherwise a ULID) or a bare base32 Snowflake (`base32`). */
+	format?: DecodeFormat | undefined;
 	layout?: PresetName | undefined;
 	timeBits?: number | undefined;
 	workerBits?: number | undefined;
@@ -162,6 +216,8 @@ export interface IdServiceRpc {
 	snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks>;
 	ulid(options?: UlidOptions): Promise<UlidIds>;
 	uuidv7(options?: UuidV7Options): Promise<UuidV7Ids>;
+	typeid(options?: TypeIdOptions): Promise<TypeIdIds>;
+	range(options: RangeOptions): Promise<IdRange>;
 	decode(id: string, options?: DecodeOptions): Promise<DecodedId | DecodedForeign>;
 	layout(): Promise<LayoutInfo>;
 	stats(workerId: number): Promise<SnowflakeStatsInfo>;

@@ -49,7 +49,9 @@ import type {
 	DecodedId,
 	DecodeOptions,
 	ErrorBody,
+	IdRange,
 	LayoutInfo,
+	RangeOptions,
 	RegionsInfo,
 	ServiceErrorCode,
 	SnowflakeBlocks,
@@ -57,6 +59,8 @@ import type {
 	SnowflakeIds,
 	SnowflakeOptions,
 	SnowflakeStatsInfo,
+	TypeIdIds,
+	TypeIdOptions,
 	UlidIds,
 	UlidOptions,
 	UuidV7Ids,
@@ -158,20 +162,20 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
 		 * MAX_BATCH (10,000).
 		 */
-		async snowflake({ workerId, count }: SnowflakeOptions = {}, call?: CallOptions) {
+		async snowflake({ workerId, count, format, prefix }: SnowflakeOptions = {}, call?: CallOptions) {
 			const path = workerId === undefined ? "/snowflake" : `/snowflake/${workerSegment(workerId)}`;
-			return get<SnowflakeIds>(path, { count }, call);
+			return get<SnowflakeIds>(path, { count, format, prefix }, call);
 		},
 		/**
 		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
 		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
 		 */
-		async snowflakeBlocks({ workerId, count }: SnowflakeBlocksOptions = {}, call?: CallOptions) {
+		async snowflakeBlocks({ workerId, count, format, prefix }: SnowflakeBlocksOptions = {}, call?: CallOptions) {
 			const path =
 				workerId === undefined
 					? "/snowflake/blocks"
 					: `/snowflake/${workerSegment(workerId)}/blocks`;
-			return get<SnowflakeBlocks>(path, { count }, call);
+			return get<SnowflakeBlocks>(path, { count, format, prefix }, call);
 		},
 		/** ULIDs, monotonic within the answer; `format: "uuid"` writes them as UUIDs. Default: 1, as ULIDs. */
 		async ulid({ count, format }: UlidOptions = {}, call?: CallOptions) {
@@ -180,6 +184,17 @@ export function idsClient(options: IdsClientOptions = {}) {
 		/** UUIDv7s (RFC 9562), monotonic within the answer. `count` defaults to 1. */
 		async uuidv7({ count }: UuidV7Options = {}, call?: CallOptions) {
 			return get<UuidV7Ids>("/uuidv7", { count }, call);
+		},
+		/** UUIDv7s as TypeIDs (`user_01j…`), monotonic with `uuidv7`; no `prefix`: bare TypeIDs. */
+		async typeid({ count, prefix }: TypeIdOptions = {}, call?: CallOptions) {
+			return get<TypeIdIds>("/typeid", { count, prefix }, call);
+		},
+		/**
+		 * The tightest `[min, max]` holding every ID of `kind` with a time in `[from, to)`
+		 * (Unix ms or ISO 8601), for `WHERE id BETWEEN min AND max`.
+		 */
+		async range({ kind, from, to, workerId, format, prefix }: RangeOptions, call?: CallOptions) {
+			return get<IdRange>("/range", { kind, from, to, workerId, format, prefix }, call);
 		},
 		/**
 		 * What an ID says: a Snowflake's time, worker ID and sequence; a ULID's or
@@ -191,8 +206,8 @@ export function idsClient(options: IdsClientOptions = {}) {
 			options: DecodeOptions = {},
 			call?: CallOptions,
 		): Promise<DecodedId | DecodedForeign> {
-			const { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
-			const query = { layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
+			const { format, layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs } = options;
+			const query = { format, layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs };
 			return get<DecodedId | DecodedForeign>(`/decode/${idSegment(id)}`, query, call);
 		},
 		/** The active Snowflake layout, with the date it runs out (`exhaustsAt`). */

@@ -19,6 +19,12 @@ export type IdErrorCode =
 	| "invalid_id"
 	/** Returned when a layout to decode with is unknown or impossible (a request's, not the config's). */
 	| "invalid_layout"
+	/** Returned when a text form asked for is not one the kind has (`format`). */
+	| "invalid_format"
+	/** Returned when a TypeID or Snowflake prefix breaks TypeID's rule (`^([a-z]([a-z_]*[a-z])?)?$`, at most 63 characters). */
+	| "invalid_prefix"
+	/** Returned when a time window for ID bounds is empty, reversed, unreadable or outside the kind's time range. */
+	| "invalid_range"
 	/** Returned when a layout or a worker-ID set does not validate. */
 	| "invalid_config"
 	/** Returned when the clock has passed the last instant a layout (or a 48-bit time) can represent. */

@@ -1,6 +1,7 @@
 /**
  * The ID core as a library (`edge-ids/ids`): the Snowflake layout and generator,
- * ULID and UUIDv7 factories, the decoder and worker-ID sets. Plain TypeScript
+ * ULID, UUIDv7 and TypeID factories, Snowflake text forms, the decoder, the ID
+ * bounds of a time window and worker-ID sets. Plain TypeScript
  * with no Workers APIs; the clock and randomness are injected, so it runs in
  * Node, browsers, Deno, Bun and Workers alike.
  *
@@ -23,12 +24,16 @@
 export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./blocks";
 export { type Clock, systemClock } from "./clock";
 export {
+	DECODE_FORMATS,
 	type DecodedId,
 	type DecodedSnowflake,
+	type DecodedTypeId,
 	type DecodedUuid,
 	type DecodedUuidV7,
+	type DecodeFormat,
 	decodeId,
 	decodeSnowflake,
+	decodeSnowflakeBase32,
 } from "./decode";
 export { IdError, type IdErrorCode } from "./errors";
 export {
@@ -39,6 +44,15 @@ export {
 	type ForeignLayout,
 	PRESET_NAMES,
 } from "./foreign-layouts";
+export {
+	BOUNDS_KINDS,
+	type BoundsKind,
+	type IdBounds,
+	type IdBoundsOptions,
+	idBounds,
+	readTime,
+	type TimeInput,
+} from "./id-bounds";
 export { type IdBlock, IdPool, type IdPoolOptions, type IdPoolStats } from "./id-pool";
 export {
 	type LayoutConfig,
@@ -53,7 +67,28 @@ export {
 	type SnowflakeGeneratorOptions,
 	type SnowflakeStats,
 } from "./snowflake";
+export {
+	formatRunsAs,
+	type ParsedSnowflakeText,
+	parseSnowflakeBase32,
+	SNOWFLAKE_FORMATS,
+	type SnowflakeFormat,
+	type SnowflakeTextForm,
+	snowflakeFromBase32,
+	snowflakeText,
+	snowflakeTextForm,
+	snowflakeToBase32,
+} from "./snowflake-base32";
 export { formatRuns } from "./snowflake-text";
+export {
+	checkPrefix,
+	decodeTypeId,
+	formatTypeId,
+	isValidPrefix,
+	type ParsedTypeId,
+	parseTypeId,
+	TypeIdFactory,
+} from "./typeid";
 export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./ulid";
 export { parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7";
 export { type WorkerIdRange, WorkerIdSet } from "./worker-id-set";

@@ -37,6 +37,10 @@ export function workerIdRange(layout: LayoutConfig): string {
 export interface DecodedForBits {
 	type: string;
 	id: string;
+	/** A TypeID's UUID (its bits). */
+	uuid?: unknown;
+	/** Present when a TypeID holds a UUIDv7. */
+	timestamp?: number;
 }
 
 export function iso(ms: number): string {
@@ -47,7 +51,12 @@ export function iso(ms: number): string {
 /** The ID's bits as one unsigned integer. */
 export function bitsOf(decoded: DecodedForBits): { width: 64 | 128; value: bigint } {
 	if (decoded.type === "snowflake") return { width: 64, value: BigInt(decoded.id) };
-	const uuid = decoded.type === "ulid" ? ulidToUuid(decoded.id.toUpperCase()) : decoded.id;
+	const uuid =
+		decoded.type === "ulid"
+			? ulidToUuid(decoded.id.toUpperCase())
+			: decoded.type === "typeid"
+				? String(decoded.uuid)
+				: decoded.id;
 	return { width: 128, value: BigInt(`0x${uuid.replace(/-/g, "")}`) };
 }
 
@@ -107,7 +116,8 @@ export function fieldsOf(decoded: DecodedForBits, layout?: LayoutConfig): BitFie
 			{ key: "random", name: "Randomness", ranges: [[79, 0]], hex: true },
 		];
 	}
-	if (decoded.type === "uuidv7") {
+	// A TypeID's bits are its UUID's: a UUIDv7's fields when it is one.
+	if (decoded.type === "uuidv7" || (decoded.type === "typeid" && decoded.timestamp !== undefined)) {
 		const counterLow = 61 - COUNTER_LOW_BITS + 1;
 		return [
 			{ key: "time", name: "Time", ranges: [[127, 80]], note: msNote },

@@ -27,6 +27,7 @@ const KIND_NAMES: Record<string, string> = {
 	ulid: "ULID",
 	uuidv7: "UUIDv7",
 	uuid: "UUID",
+	typeid: "TypeID",
 };
 
 export function kindName(type: string, version?: number): string {
@@ -40,6 +41,8 @@ const FIELD_LABELS: [string, string][] = [
 	["machineId", "Machine ID"],
 	["sequence", "Sequence"],
 	["randomness", "Randomness (hex)"],
+	["prefix", "Prefix"],
+	["base32", "Base32 text"],
 	["version", "Version"],
 	["uuid", "Same bits as UUID"],
 	["ulid", "Same bits as ULID"],

@@ -7,6 +7,7 @@ import { ApiError, api, errorBox } from "./api";
 import { type Decoded, kindName, renderDecoded } from "./decoded-view";
 import { byId, copyText, el, flashCopied, relative } from "./dom";
 import { getLayout, knownLayout, loadLayout } from "./layout-panel";
+import { setUpRangeTool } from "./range-tool";
 import {
 	decodePath,
 	type GeneratedKind,
@@ -24,6 +25,8 @@ const idList = byId<HTMLOListElement>("ids");
 const copyAll = byId<HTMLButtonElement>("copy-all");
 const workerInput = byId<HTMLInputElement>("worker-id");
 const countInput = byId<HTMLInputElement>("count");
+const prefixInput = byId<HTMLInputElement>("prefix");
+const formatSelect = byId<HTMLSelectElement>("snowflake-format");
 const kindRadios = genForm.elements.namedItem("kind") as RadioNodeList;
 
 function selectedKind(): GeneratedKind {
@@ -32,8 +35,13 @@ function selectedKind(): GeneratedKind {
 
 function syncKind(): void {
 	const snowflake = selectedKind() === "snowflake";
+	const prefixed = snowflake || selectedKind() === "typeid";
 	workerInput.disabled = !snowflake;
 	byId("worker-field").classList.toggle("subtle", !snowflake);
+	prefixInput.disabled = !prefixed;
+	byId("prefix-field").classList.toggle("subtle", !prefixed);
+	formatSelect.disabled = !snowflake;
+	byId("format-field").classList.toggle("subtle", !snowflake);
 }
 for (const radio of kindRadios) radio.addEventListener("change", syncKind);
 syncKind();
@@ -65,7 +73,9 @@ genForm.addEventListener("submit", async (event) => {
 	genButton.disabled = true;
 	genStatus.textContent = "Generating…";
 	try {
-		showIds(kind, await api<Generated>(generatePath(kind, workerInput.value, count), "POST"));
+		const text = { prefix: prefixInput.value, format: formatSelect.value };
+		const path = generatePath(kind, workerInput.value, count, text);
+		showIds(kind, await api<Generated>(path, "POST"));
 	} catch (error) {
 		genStatus.textContent = "";
 		genOutput.replaceChildren(errorBox(error));
@@ -107,6 +117,15 @@ idList.addEventListener("click", (event) => {
 	if (target.dataset.copy !== undefined) copyWithFeedback(target, target.dataset.copy, "ID");
 	else if (target.dataset.id !== undefined) {
 		decodeInput.value = target.dataset.id;
+		// A bare base32 Snowflake or TypeID does not tell its kind by its shape.
+		const bare = !target.dataset.id.includes("_");
+		const kind = selectedKind();
+		decodeFormat.value =
+			bare && kind === "typeid"
+				? "typeid"
+				: bare && kind === "snowflake" && formatSelect.value === "base32"
+					? "base32"
+					: "";
 		decode(target.dataset.id, true);
 	}
 });
@@ -135,6 +154,7 @@ async function copyWithFeedback(
 const decodeForm = byId<HTMLFormElement>("decode-form");
 const decodeInput = byId<HTMLInputElement>("decode-input");
 const decodeLayout = byId<HTMLSelectElement>("decode-layout");
+const decodeFormat = byId<HTMLSelectElement>("decode-format");
 // Other systems' layouts, from the core's presets (the service decodes with the same ones).
 for (const name of PRESET_NAMES) {
 	decodeLayout.append(el("option", { value: name, text: name[0]?.toUpperCase() + name.slice(1) }));
@@ -154,6 +174,7 @@ for (const button of document.querySelectorAll<HTMLButtonElement>("button.exampl
 	button.addEventListener("click", () => {
 		decodeInput.value = button.dataset.id ?? "";
 		decodeLayout.value = button.dataset.layout ?? "";
+		decodeFormat.value = "";
 		decode(decodeInput.value, false);
 	});
 }
@@ -173,7 +194,7 @@ async function decode(rawText: string, reveal: boolean): Promise<void> {
 	decodeStatus.textContent = "Decoding…";
 	try {
 		const preset = decodeLayout.value || undefined;
-		const decoded = await api<Decoded>(decodePath(text, preset));
+		const decoded = await api<Decoded>(decodePath(text, preset, decodeFormat.value || undefined));
 		// Another system's layout has its own fields: listed, without this service's bit diagram.
 		const layout =
 			decoded.type !== "snowflake" ? knownLayout() : preset ? undefined : await getLayout();
@@ -207,3 +228,4 @@ async function copyDecoded(button: HTMLButtonElement, id: string): Promise<void>
 }
 
 loadLayout();
+setUpRangeTool();

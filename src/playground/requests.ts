@@ -3,7 +3,7 @@
 /** The most IDs the page asks for at once (the API allows up to MAX_BATCH). */
 export const MAX_SHOWN = 1000;
 
-export type GeneratedKind = "snowflake" | "ulid" | "uuidv7";
+export type GeneratedKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
 
 /** A count typed into the page: whole, from 1 to MAX_SHOWN, or undefined. */
 export function parseShownCount(text: string): number | undefined {
@@ -13,18 +13,52 @@ export function parseShownCount(text: string): number | undefined {
 	return count >= 1 && count <= MAX_SHOWN ? count : undefined;
 }
 
-/** `/snowflake/7?count=5`, `/snowflake?count=5` (blank worker ID: the service picks), `/ulid?count=5`. */
-export function generatePath(kind: GeneratedKind, workerId: string, count: number): string {
+/** How generated IDs are written: a prefix (TypeID, Snowflake) and a Snowflake format. */
+export interface TextChoice {
+	prefix?: string;
+	/** Snowflakes only: "decimal" or "base32". */
+	format?: string;
+}
+
+/** `&name=value` for each non-blank value, encoded. */
+function params(values: Record<string, string | undefined>): string {
+	return Object.entries(values)
+		.map(([name, value]) => [name, value?.trim() ?? ""])
+		.filter(([, value]) => value !== "")
+		.map(([name, value]) => `&${name}=${encodeURIComponent(value as string)}`)
+		.join("");
+}
+
+/**
+ * `/snowflake/7?count=5`, `/snowflake?count=5` (blank worker ID: the service picks),
+ * `/ulid?count=5`, `/typeid?count=5&prefix=user`; a prefix and (Snowflake) format when given.
+ */
+export function generatePath(
+	kind: GeneratedKind,
+	workerId: string,
+	count: number,
+	text: TextChoice = {},
+): string {
 	const worker =
 		kind === "snowflake" && workerId.trim() ? `/${encodeURIComponent(workerId.trim())}` : "";
-	return `/${kind}${worker}?count=${count}`;
+	const prefix = kind === "snowflake" || kind === "typeid" ? text.prefix : undefined;
+	const format = kind === "snowflake" && text.format !== "decimal" ? text.format : undefined;
+	return `/${kind}${worker}?count=${count}${params({ format, prefix })}`;
+}
+
+/** `/range?kind=…&from=…&to=…` with a prefix (TypeID, Snowflake) when given. */
+export function rangePath(kind: string, from: string, to: string, prefix = ""): string {
+	const withPrefix = kind === "typeid" || kind === "snowflake" ? prefix : "";
+	return `/range?kind=${encodeURIComponent(kind)}${params({ from, to, prefix: withPrefix })}`;
 }
 
 /**
  * `/decode/<id>`, and `?layout=<preset>` when a named Snowflake layout (another
- * system's) is chosen instead of the service's own.
+ * system's) is chosen instead of the service's own; `format` (typeid, base32) reads
+ * a bare TypeID or base32 Snowflake.
  */
-export function decodePath(id: string, layoutPreset?: string): string {
+export function decodePath(id: string, layoutPreset?: string, format?: string): string {
 	const path = `/decode/${encodeURIComponent(id.trim())}`;
-	return layoutPreset ? `${path}?layout=${encodeURIComponent(layoutPreset)}` : path;
+	const query = params({ format, layout: layoutPreset });
+	return query ? `${path}?${query.slice(1)}` : path;
 }

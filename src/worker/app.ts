@@ -13,9 +13,11 @@ import { requestLog } from "./middleware/request-log";
 import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
+import { rangeRoutes } from "./routes/range";
 import { regionRoutes } from "./routes/regions";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
+import { typeidRoutes } from "./routes/typeid";
 
 /**
  * Paths that need no token even when API_TOKEN is set. (The files in public/ never
@@ -116,7 +118,9 @@ const routes = base
 	.route("/", metaRoutes)
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
-	.route("/", statelessRoutes);
+	.route("/", statelessRoutes)
+	.route("/", typeidRoutes)
+	.route("/", rangeRoutes);
 
 const served = servedMethods(routes.routes);
 const routeList = [...served.keys()].join(", ");

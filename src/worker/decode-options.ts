@@ -8,7 +8,7 @@
  */
 
 import type { DecodeOptions } from "../api";
-import { type DecodedId, decodeId } from "../ids/decode";
+import { DECODE_FORMATS, type DecodedId, type DecodeFormat, decodeId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import {
 	customLayout,
@@ -78,13 +78,29 @@ function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | u
 	});
 }
 
-/** Decodes `id` under the options' layout (Snowflake-like IDs) or by its shape (ULID, UUID). */
+/** `invalid_format` for `/decode`'s `format`. */
+export function invalidDecodeFormat(got: unknown): IdError {
+	return new IdError(
+		"invalid_format",
+		`format must be "typeid" (a bare TypeID, which otherwise reads as a ULID) or "base32" (a bare 13-character Snowflake), given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
+	);
+}
+
+/**
+ * Decodes `id` under the options' layout (decimal Snowflake-like IDs) or by its shape
+ * (ULID, UUID, prefixed TypeID or base32 Snowflake); `format` reads a bare TypeID or
+ * base32 Snowflake.
+ */
 export function decodeWith(
 	config: Config,
 	id: string,
 	options: DecodeOptions = {},
 ): DecodedId | DecodedForeign {
+	const { format } = options;
+	if (format !== undefined && !DECODE_FORMATS.includes(format as DecodeFormat)) {
+		throw invalidDecodeFormat(format);
+	}
 	const layout = chosenLayout(config, options);
-	if (layout && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
-	return decodeId(id, config.layout);
+	if (layout && format === undefined && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
+	return decodeId(id, config.layout, format);
 }

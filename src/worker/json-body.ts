@@ -18,6 +18,8 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import * as z from "zod";
 import { describeValue } from "../ids/errors";
+import { invalidSnowflakeFormat } from "../ids/snowflake-base32";
+import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
@@ -29,6 +31,13 @@ export const ulidBody = z.strictObject({
 	count,
 	format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
 });
+const prefix = z.string().optional().describe("A type prefix (as in the query)");
+export const snowflakeBody = z.strictObject({
+	count,
+	format: z.enum(["decimal", "base32"]).optional().describe("decimal (default) or base32"),
+	prefix,
+});
+export const typeidBody = z.strictObject({ count, prefix });
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
@@ -56,7 +65,9 @@ function unknownFields(keys: readonly string[], schema: z.ZodObject): ServiceErr
 function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown): ServiceError {
 	if (field === undefined)
 		return serviceError("invalid_body", `${NOT_AN_OBJECT}; got ${describeValue(got)}`);
+	if (field === "format" && c.req.path.startsWith("/snowflake")) return invalidSnowflakeFormat(got);
 	if (field === "format") return invalidFormat(got);
+	if (field === "prefix") return invalidPrefix(got);
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
 	const config = configFrom(c.env);
 	const rule = c.req.path.endsWith("/blocks") ? blockCountRule : countRule;
@@ -154,7 +165,11 @@ export function queryAndBody<Q extends object, B extends object>(query: Q, body:
 			(query as Record<string, unknown>)[name] !== undefined
 		) {
 			throw serviceError(
-				name === "format" ? "invalid_format" : "invalid_count",
+				name === "format"
+					? "invalid_format"
+					: name === "prefix"
+						? "invalid_prefix"
+						: "invalid_count",
 				`${name} was given both in the query and in the JSON body; give it once`,
 			);
 		}

@@ -8,7 +8,8 @@ import type { DecodedId } from "../ids/decode";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import type { Background, IdBlock } from "../ids/id-pool";
-import { formatRuns, type IdRun, maxIdsPerCall } from "../ids/snowflake";
+import { type IdRun, maxIdsPerCall } from "../ids/snowflake";
+import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake-base32";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { autoPool } from "./auto-pools";
@@ -40,7 +41,7 @@ export function countRule(config: Config, via: Via = "http"): CountRule {
 }
 
 /** A request's count: 1 when absent, else checked against `countRule`. */
-function requestCount(config: Config, count: unknown, via: Via = "http"): number {
+export function requestCount(config: Config, count: unknown, via: Via = "http"): number {
 	if (count === undefined) return 1;
 	if (via === "rpc" && typeof count !== "number") {
 		const { max } = countRule(config, via);
@@ -113,6 +114,7 @@ export function checkFormat(format: unknown): UlidFormat {
 	throw invalidFormat(format);
 }
 
+/** `invalid_format` for a ULID route's `format` (other routes name their own forms). */
 export function invalidFormat(got: unknown): ServiceError {
 	return serviceError(
 		"invalid_format",
@@ -213,6 +215,15 @@ export interface AutoContext {
 	served?: (source: "pool" | "direct") => void;
 }
 
+/** What a Snowflake request asks for; `format`/`prefix` choose the text (decimal by default). */
+type SnowflakeInput = {
+	workerId?: unknown;
+	count?: unknown;
+	format?: unknown;
+	prefix?: unknown;
+	via?: Via;
+};
+
 /**
  * Snowflake IDs. With a worker ID: straight from its object (strictly increasing
  * after every earlier ID). Without: from this isolate's pool over the caller's
@@ -220,11 +231,12 @@ export interface AutoContext {
  */
 export async function snowflakeIds(
 	env: Env,
-	input: { workerId?: unknown; count?: unknown; via?: Via },
+	input: SnowflakeInput,
 	auto: AutoContext = {},
 ): Promise<SnowflakeIds> {
 	const config = configFrom(env);
 	const count = requestCount(config, input.count, input.via);
+	const form = snowflakeTextForm(input.format, input.prefix);
 	let block: IdBlock;
 	if (input.workerId === undefined) {
 		const pool = autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
@@ -239,7 +251,7 @@ export async function snowflakeIds(
 	return {
 		type: "snowflake",
 		workerId: block.workerId,
-		ids: formatRuns(config.layout, block.workerId, block.runs),
+		ids: formatRunsAs(config.layout, block.workerId, block.runs, form),
 	};
 }
 
@@ -255,7 +267,7 @@ async function issueBlock(
 /** Up to MAX_BLOCK_COUNT IDs as `{first, count}` runs, from one object call; never pooled. */
 export async function snowflakeBlocks(
 	env: Env,
-	input: { workerId?: unknown; count?: unknown; via?: Via },
+	input: SnowflakeInput,
 	cf?: CallerCf,
 ): Promise<SnowflakeBlocks> {
 	const config = configFrom(env);
@@ -264,15 +276,20 @@ export async function snowflakeBlocks(
 		throw invalidCount(rule, input.count);
 	}
 	const count = input.count === undefined ? 1 : checkCount(input.count, rule);
+	const form = snowflakeTextForm(input.format, input.prefix);
 	const workerId =
 		input.workerId === undefined
 			? pickWorkerId(config, cf)
 			: checkWorkerId(config, input.workerId, input.via);
 	const runs = await issueRuns(env, config, workerId, count);
+	const blocks = blocksOfRuns(config.layout, workerId, runs);
 	return {
 		type: "snowflake-blocks",
 		workerId,
-		blocks: blocksOfRuns(config.layout, workerId, runs),
+		blocks:
+			form.format === "decimal"
+				? blocks
+				: blocks.map(({ first, count }) => ({ first: snowflakeText(BigInt(first), form), count })),
 	};
 }
 
@@ -300,8 +317,13 @@ export function ulidIds(
 
 export function uuidv7Ids(env: Env, input: { count?: unknown; via?: Via }): UuidV7Ids {
 	const count = requestCount(configFrom(env), input.count, input.via);
+	return { type: "uuidv7", ids: uuidFactory().nextBatch(Date.now(), count) };
+}
+
+/** This isolate's UUIDv7 factory: /uuidv7 and /typeid share it, so both are one monotonic sequence. */
+export function uuidFactory(): UuidV7Factory {
 	uuids ??= new UuidV7Factory();
-	return { type: "uuidv7", ids: uuids.nextBatch(Date.now(), count) };
+	return uuids;
 }
 
 export function decode(

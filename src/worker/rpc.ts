@@ -1,12 +1,16 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
 	DecodeOptions,
+	IdRange,
 	IdServiceRpc,
 	LayoutInfo,
+	RangeOptions,
 	SnowflakeBlocks,
 	SnowflakeBlocksOptions,
 	SnowflakeOptions,
 	SnowflakeStatsInfo,
+	TypeIdIds,
+	TypeIdOptions,
 	UlidOptions,
 	UuidV7Options,
 } from "../api";
@@ -15,6 +19,7 @@ import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { configFrom } from "./config";
 import { serviceError } from "./errors";
+import { idRange, type RangeInput, typeidIds } from "./forms";
 import { askedNote } from "./middleware/request-log";
 import {
 	decode,
@@ -29,7 +34,14 @@ import {
 } from "./operations";
 import { rpcCall } from "./rpc-call";
 
-export type { SnowflakeBlocksOptions, SnowflakeOptions, UlidOptions, UuidV7Options };
+export type {
+	RangeOptions,
+	SnowflakeBlocksOptions,
+	SnowflakeOptions,
+	TypeIdOptions,
+	UlidOptions,
+	UuidV7Options,
+};
 
 /**
  * The service for other Workers, over a service binding:
@@ -74,6 +86,23 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
 		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), () =>
 			uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }),
+		);
+	}
+
+	/** UUIDv7s in TypeID form (`user_01j…`), monotonic with `uuidv7`'s; `prefix` omitted: bare TypeIDs. */
+	async typeid(options: TypeIdOptions = {}): Promise<TypeIdIds> {
+		return rpcCall(this.env, "typeid", askedNote("typeid", options), () =>
+			typeidIds(this.env, { ...optionsObject(options), via: "rpc" }),
+		);
+	}
+
+	/**
+	 * The tightest `[min, max]` holding every ID of `kind` with a time in `[from, to)`
+	 * (Unix ms or ISO 8601): `WHERE id BETWEEN min AND max`.
+	 */
+	async range(options: RangeOptions): Promise<IdRange> {
+		return rpcCall(this.env, "range", askedNote("range", options), () =>
+			idRange(this.env, { ...(optionsObject(options) as RangeInput), via: "rpc" }),
 		);
 	}
 

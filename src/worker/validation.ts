@@ -1,10 +1,14 @@
 import { zValidator } from "@hono/zod-validator";
 import type { Context, ValidationTargets } from "hono";
 import * as z from "zod";
+import { DECODE_FORMATS } from "../ids/decode";
 import { describeValue, IdError } from "../ids/errors";
 import { PRESET_NAMES } from "../ids/foreign-layouts";
+import { BOUNDS_KINDS, TIME_RULE } from "../ids/id-bounds";
+import { invalidSnowflakeFormat, SNOWFLAKE_FORMATS } from "../ids/snowflake-base32";
+import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid";
 import { configFrom } from "./config";
-import { invalidPreset } from "./decode-options";
+import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import {
 	blockCountRule,
@@ -36,15 +40,61 @@ const format = z
 	.describe("ulid (default), or the same 128 bits written as a UUID");
 const width = (what: string) => decimalInteger.optional().describe(what);
 
+const prefix = z
+	.string()
+	.max(MAX_PREFIX_LENGTH)
+	.regex(PREFIX_PATTERN)
+	.optional()
+	.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
+const snowflakeFormat = z
+	.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
+	.optional()
+	.describe(
+		"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
+	);
+const snowflakePrefix = prefix.describe(
+	"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
+);
+
 export const countQuery = z.object({ count });
 export const ulidQuery = z.object({ count, format });
+export const snowflakeQuery = z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix });
+export const typeidQuery = z.object({
+	count,
+	prefix: prefix.describe(
+		"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
+	),
+});
+const time = (what: string) => z.string().describe(`${what}: ${TIME_RULE}`);
+export const rangeQuery = z.object({
+	kind: z
+		.enum(BOUNDS_KINDS as ["snowflake", "ulid", "uuidv7", "typeid"])
+		.describe("The kind of ID"),
+	from: time("The window's start (included)"),
+	to: time("The window's end (excluded)"),
+	workerId: decimalInteger
+		.optional()
+		.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
+	format: snowflakeFormat,
+	prefix: prefix.describe("kind=typeid, or kind=snowflake (implies base32): the IDs' prefix"),
+});
 export const workerIdParam = z.object({
 	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 });
 export const idParam = z.object({
-	id: z.string().describe("A Snowflake (decimal), a ULID, or a UUID (any common form)"),
+	id: z
+		.string()
+		.describe(
+			"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
+		),
 });
 export const decodeQuery = z.object({
+	format: z
+		.enum(DECODE_FORMATS as ["typeid", "base32"])
+		.optional()
+		.describe(
+			"typeid reads a bare TypeID (a bare 26-character text is otherwise a ULID); base32 a bare 13-character Snowflake. Prefixed forms need neither",
+		),
 	layout: z
 		.enum(PRESET_NAMES)
 		.optional()
@@ -68,7 +118,20 @@ function sent(c: Context, target: keyof ValidationTargets, field: string): unkno
 function errorFor(c: Context, target: keyof ValidationTargets, field: string): ServiceError {
 	const config = configFrom(c.env);
 	const got = sent(c, target, field);
+	const path = c.req.path;
+	if (field === "prefix") return invalidPrefix(got);
+	if (field === "kind" || field === "from" || field === "to") return invalidRangeField(field, got);
+	if (field === "workerId" && path === "/range") {
+		return new IdError(
+			"invalid_worker_id",
+			`workerId must be an integer in [0, ${config.layout.maxWorkerId}] written once in decimal digits; got ${describeValue(got)}`,
+		);
+	}
 	if (field === "workerId") return invalidWorkerId(config, got);
+	if (field === "format" && path.startsWith("/decode")) return invalidDecodeFormat(got);
+	if (field === "format" && (path.startsWith("/snowflake") || path === "/range")) {
+		return invalidSnowflakeFormat(got);
+	}
 	if (field === "format") return invalidFormat(got);
 	if (field === "layout") return invalidPreset(got);
 	if (field in decodeQuery.shape) {
@@ -96,6 +159,15 @@ function outOfRange(c: Context, data: Record<string, unknown>): "count" | "worke
 	}
 	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
 	return undefined;
+}
+
+function invalidRangeField(field: string, got: unknown): IdError {
+	const missing = Array.isArray(got) && got.length === 0;
+	const rule = field === "kind" ? `one of ${BOUNDS_KINDS.join(", ")}` : TIME_RULE;
+	return new IdError(
+		"invalid_range",
+		`${field} must be ${rule}, given once${missing ? "; it is missing" : `; got ${describeValue(got)}`}`,
+	);
 }
 
 /** zValidator answering failures with the service's own error codes and messages. */

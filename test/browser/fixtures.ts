@@ -56,7 +56,7 @@ export async function generate(
 ): Promise<string[]> {
 	await page.getByRole("radio", { name: kind }).check();
 	if (kind === "Snowflake") await page.getByLabel("Worker ID").fill(workerId);
-	await page.getByLabel("Count").fill(String(count));
+	await page.getByLabel("Count", { exact: true }).fill(String(count));
 	await page.getByRole("button", { name: "Generate", exact: true }).click();
 	await expect(generateStatus(page)).toContainText(`${count} ${kind} ID`);
 	return idButtons(page).allTextContents();

@@ -201,3 +201,41 @@ test("fits a desktop, a phone and the dark scheme without sideways scrolling", a
 	await decode(page, "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 	await page.screenshot({ path: join(SCREENSHOTS, "playground-dark.png"), fullPage: true });
 });
+
+test("generates prefixed TypeIDs and base32 Snowflakes, and decodes them", async ({ page }) => {
+	const generateCard = generateSection(page);
+	await generateCard.getByLabel("Prefix").fill("user");
+	const typeids = await generate(page, "TypeID", 3);
+	for (const id of typeids) expect(id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+	await idButtons(page).first().click();
+	await expect(decodedField(page, "Prefix")).toHaveText("user");
+	await expect(bitCells(page)).toHaveCount(128);
+
+	await generateCard.getByLabel("Prefix").fill("");
+	await page.getByRole("radio", { name: "Snowflake" }).check();
+	await generateCard.getByLabel("Snowflake text").selectOption("base32");
+	const snowflakes = await generate(page, "Snowflake", 3);
+	for (const id of snowflakes) expect(id).toMatch(/^[0-7][0-9a-hjkmnp-tv-z]{12}$/);
+	expect([...snowflakes].sort()).toEqual(snowflakes);
+	// A bare base32 Snowflake is read as one when picked from the list.
+	await idButtons(page).first().click();
+	await expect(decodedField(page, "Base32 text")).toHaveText(snowflakes[0] as string);
+	await expect(bitCells(page)).toHaveCount(64);
+});
+
+test("finds the ID bounds of a time window", async ({ page, allowFailedRequest }) => {
+	allowFailedRequest("/range?"); // the reversed window below is a 400 on purpose
+	const card = page.getByRole("region", { name: "IDs of a time window" });
+	await card.getByLabel("Kind").selectOption("typeid");
+	await card.getByLabel("Prefix").fill("order");
+	await card.getByLabel("From (included)").fill("2026-11-01T00:00:00");
+	await card.getByLabel("To (excluded)").fill("2026-11-02T00:00:00");
+	await card.getByRole("button", { name: "Find bounds" }).click();
+	await expect(card.getByRole("status")).toContainText("lies between these");
+	await expect(card.locator('[data-field="min"]')).toHaveText(/^order_[0-7][0-9a-z]{25}$/);
+	await expect(card.locator('[data-field="sql"]')).toContainText("WHERE id BETWEEN 'order_");
+
+	await card.getByLabel("To (excluded)").fill("2026-10-01T00:00:00");
+	await card.getByRole("button", { name: "Find bounds" }).click();
+	await expect(card.getByRole("alert")).toContainText("invalid_range");
+});

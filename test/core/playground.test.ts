@@ -14,7 +14,12 @@ import {
 	widthOf,
 	workerIdRange,
 } from "../../src/playground/bits";
-import { decodePath, generatePath, parseShownCount } from "../../src/playground/requests";
+import {
+	decodePath,
+	generatePath,
+	parseShownCount,
+	rangePath,
+} from "../../src/playground/requests";
 import { toBase32, uuidOf } from "./oracle";
 
 const SONYFLAKE_LIKE: LayoutConfig = {
@@ -161,5 +166,47 @@ describe("the playground's requests", () => {
 		expect(generatePath("snowflake", "a/b", 1)).toBe("/snowflake/a%2Fb?count=1");
 		expect(decodePath(" 01ARYZ6S41TSV4RRFFQ69G5FAV ")).toBe("/decode/01ARYZ6S41TSV4RRFFQ69G5FAV");
 		expect(decodePath("{abc}", "discord")).toBe("/decode/%7Babc%7D?layout=discord");
+	});
+
+	it("adds a prefix and a Snowflake format where the kind takes them; builds range paths", () => {
+		expect(generatePath("typeid", "", 2, { prefix: " user " })).toBe("/typeid?count=2&prefix=user");
+		expect(generatePath("typeid", "", 2, { prefix: "" })).toBe("/typeid?count=2");
+		expect(generatePath("snowflake", "7", 2, { prefix: "order", format: "base32" })).toBe(
+			"/snowflake/7?count=2&format=base32&prefix=order",
+		);
+		expect(generatePath("snowflake", "", 2, { format: "decimal" })).toBe("/snowflake?count=2");
+		expect(generatePath("ulid", "", 2, { prefix: "x", format: "base32" })).toBe("/ulid?count=2");
+		expect(decodePath("0123456789abcdefghjkmnpqrs", undefined, "typeid")).toBe(
+			"/decode/0123456789abcdefghjkmnpqrs?format=typeid",
+		);
+		expect(rangePath("ulid", "2026-11-01T00:00:00.000Z", "2026-11-02T00:00:00.000Z", "x")).toBe(
+			"/range?kind=ulid&from=2026-11-01T00%3A00%3A00.000Z&to=2026-11-02T00%3A00%3A00.000Z",
+		);
+		expect(rangePath("typeid", "1", "2", "user")).toBe(
+			"/range?kind=typeid&from=1&to=2&prefix=user",
+		);
+	});
+
+	it("shows a TypeID's bits as its UUID's: a UUIDv7's fields when it holds one", () => {
+		const typeid = {
+			type: "typeid",
+			id: "prefix_01h455vb4pex5vsknk084sn02q",
+			uuid: "01890a5d-ac96-774b-bcce-b302099a8057",
+			timestamp: 1688096058518,
+		};
+		expect(bitsOf(typeid)).toEqual({ width: 128, value: 0x01890a5dac96774bbcceb302099a8057n });
+		expect(fieldsOf(typeid).map((f) => f.key)).toEqual([
+			"time",
+			"version",
+			"counter",
+			"variant",
+			"random",
+		]);
+		const other = {
+			type: "typeid",
+			id: "prefix_0123456789abcdefghjkmnpqrs",
+			uuid: "0110c853-1d09-52d8-d73e-1194e95b5f19",
+		};
+		expect(fieldsOf(other).map((f) => f.key)).toEqual(["other", "version", "variant"]);
 	});
 });

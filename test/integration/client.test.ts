@@ -50,6 +50,32 @@ describe("the typed HTTP client against the running service", () => {
 		expect(await ids.health()).toEqual({ status: "ok" });
 	});
 
+	it("ID forms and ranges: typeid, Snowflake text, decode format, range", async () => {
+		const ids = idsClient({ baseUrl, token: TOKEN });
+		const users = await ids.typeid({ prefix: "user", count: 2 });
+		expect(users).toMatchObject({ type: "typeid", prefix: "user" });
+		for (const id of users.ids) expect(id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+		const orders = await ids.snowflake({ workerId: 904, count: 2, prefix: "order" });
+		for (const id of orders.ids) expect(id).toMatch(/^order_[0-7][0-9a-z]{12}$/);
+		const blocks = await ids.snowflakeBlocks({ workerId: 904, count: 2, format: "base32" });
+		expect(blocks.blocks[0]?.first).toMatch(/^[0-7][0-9a-z]{12}$/);
+		const bare = (orders.ids[0] as string).slice("order_".length);
+		expect(await ids.decode(bare, { format: "base32" })).toMatchObject({ workerId: 904 });
+		const range = await ids.range({
+			kind: "snowflake",
+			from: "2026-11-01",
+			to: "2026-11-02",
+			prefix: "order",
+		});
+		expect(range.min < range.max).toBe(true);
+		expect(range.min).toMatch(/^order_/);
+		await expect(ids.range({ kind: "ulid", from: 5, to: 5 })).rejects.toMatchObject({
+			code: "invalid_range",
+			status: 400,
+		});
+		await expect(ids.typeid({ prefix: "User" })).rejects.toMatchObject({ code: "invalid_prefix" });
+	});
+
 	it("throws IdsError with the code, status and message", async () => {
 		const ids = idsClient({ baseUrl, token: TOKEN });
 		const error = await ids.snowflake({ workerId: 3, count: 0 }).catch((e: unknown) => e);

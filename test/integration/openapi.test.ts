@@ -119,6 +119,23 @@ const SUCCESSES: Call[] = [
 	{ method: "get", operation: "/uuidv7", url: "/uuidv7?count=2" },
 	{ method: "post", operation: "/uuidv7", url: "/uuidv7", body: { count: 2 } },
 	{ method: "get", operation: "/uuidv7", url: "/uuidv7?count=2", accept: "text/plain" },
+	{ method: "get", operation: "/typeid", url: "/typeid?prefix=user&count=2" },
+	{ method: "post", operation: "/typeid", url: "/typeid", body: { count: 2, prefix: "order" } },
+	{ method: "get", operation: "/snowflake/{workerId}", url: "/snowflake/7?prefix=order&count=2" },
+	{ method: "get", operation: "/snowflake/blocks", url: "/snowflake/blocks?format=base32" },
+	{ method: "get", operation: "/decode/{id}", url: "/decode/user_01h455vb4pex5vsknk084sn02q" },
+	{
+		method: "get",
+		operation: "/decode/{id}",
+		url: "/decode/0123456789abcdefghjkmnpqrs?format=typeid",
+	},
+	{ method: "get", operation: "/decode/{id}", url: "/decode/order_1asd13xh1f800" },
+	{
+		method: "get",
+		operation: "/range",
+		url: "/range?kind=snowflake&from=2026-11-01&to=2026-11-02",
+	},
+	{ method: "get", operation: "/range", url: "/range?kind=typeid&prefix=user&from=0&to=1000" },
 ];
 
 describe("GET /openapi.json", () => {
@@ -171,6 +188,12 @@ describe("GET /openapi.json", () => {
 				{ method: "get", operation: "/decode/{id}", url: "/decode/1?layout=nope" },
 				400,
 				"invalid_layout",
+			],
+			[{ method: "get", operation: "/typeid", url: "/typeid?prefix=User" }, 400, "invalid_prefix"],
+			[
+				{ method: "get", operation: "/range", url: "/range?kind=ulid&from=5&to=5" },
+				400,
+				"invalid_range",
 			],
 			[{ method: "get", operation: "/uuidv7", url: "/uuidv7", token: false }, 401, "unauthorized"],
 		];

@@ -79,7 +79,49 @@ describe("IdService over a service binding", () => {
 		});
 	});
 
+	it("typeid, Snowflake text forms and range", async () => {
+		const typeids = await IDS.typeid({ prefix: "user", count: 3 });
+		expect(typeids).toMatchObject({ type: "typeid", prefix: "user" });
+		for (const id of typeids.ids) expect(id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+		expect((await IDS.typeid()).ids[0]).toMatch(/^[0-7][0-9a-z]{25}$/);
+		expect(await IDS.decode(typeids.ids[0] as string)).toMatchObject({
+			type: "typeid",
+			version: 7,
+		});
+		expect(await IDS.decode("01h455vb4pex5vsknk084sn02q", { format: "typeid" })).toMatchObject({
+			type: "typeid",
+			prefix: "",
+		});
+
+		const orders = await IDS.snowflake({ workerId: 5, count: 2, prefix: "order" });
+		for (const id of orders.ids) expect(id).toMatch(/^order_[0-7][0-9a-z]{12}$/);
+		const base32 = await IDS.snowflakeBlocks({ workerId: 5, count: 3, format: "base32" });
+		expect(base32.blocks[0]?.first).toMatch(/^[0-7][0-9a-z]{12}$/);
+		expect(await IDS.decode(orders.ids[1] as string)).toMatchObject({
+			workerId: 5,
+			prefix: "order",
+		});
+
+		const day = { from: "2026-11-01", to: Date.UTC(2026, 10, 2) };
+		const range = await IDS.range({ kind: "snowflake", ...day, workerId: 5 });
+		expect(range).toMatchObject({ kind: "snowflake", from: "2026-11-01T00:00:00.000Z" });
+		expect(BigInt(range.min) < BigInt(range.max)).toBe(true);
+		expect((await IDS.range({ kind: "typeid", prefix: "user", ...day })).min).toMatch(/^user_/);
+	});
+
 	it.each([
+		["invalid_prefix", () => IDS.typeid({ prefix: "User" })],
+		["invalid_prefix", () => IDS.typeid({ prefix: 5 as unknown as string })],
+		["invalid_prefix", () => IDS.snowflake({ format: "decimal", prefix: "order" })],
+		["invalid_format", () => IDS.snowflake({ format: "hex" as "base32" })],
+		["invalid_format", () => IDS.decode("1", { format: "hex" as "typeid" })],
+		["invalid_range", () => IDS.range({ kind: "ulid", from: 5, to: 5 })],
+		["invalid_range", () => IDS.range({ kind: "ulid", from: {} as number, to: 5 })],
+		["invalid_range", () => IDS.range({ kind: "nope" as "ulid", from: 1, to: 5 })],
+		[
+			"invalid_worker_id",
+			() => IDS.range({ kind: "snowflake", from: 1, to: 5, workerId: "3" as unknown as number }),
+		],
 		["invalid_count", () => IDS.snowflake({ count: 0 })],
 		["invalid_count", () => IDS.snowflake({ count: 10_001 })],
 		["invalid_count", () => IDS.ulid({ count: 2.5 })],

@@ -113,7 +113,7 @@ describe("JSON bodies on POST", () => {
 			"/snowflake",
 			'{"count":2,"workerId":3}',
 			"invalid_body",
-			/unknown field "workerId".*allowed: count$/,
+			/unknown field "workerId".*allowed: count, format, prefix$/,
 		],
 		["/ulid", `{"count":1,"pad":"${"x".repeat(1100)}"}`, "invalid_body", /at most 1024 bytes/],
 	])("POST %s %s → 400 %s", async (path, body, code, message) => {

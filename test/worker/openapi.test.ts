@@ -52,6 +52,7 @@ describe("the OpenAPI document", () => {
 		const decode = openApiDocument().paths?.["/decode/{id}"]?.get;
 		expect(decode?.parameters?.map((p) => ("name" in p ? p.name : ""))).toEqual([
 			"id",
+			"format",
 			"layout",
 			"timeBits",
 			"workerBits",

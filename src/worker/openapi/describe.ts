@@ -18,7 +18,7 @@ export interface OperationSpec {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Snowflake" | "ULID and UUIDv7" | "Decode" | "Service";
+	tag: "Snowflake" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
 	params?: z.ZodObject;
 	query?: z.ZodObject;
 	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */

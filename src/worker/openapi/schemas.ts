@@ -17,7 +17,9 @@ export const healthSchema = z.object({ status: z.literal("ok") });
 export const snowflakeIdsSchema = z.object({
 	type: z.literal("snowflake"),
 	workerId: z.number().int(),
-	ids: z.array(decimalId).describe("Snowflake IDs in decimal (64-bit: strings)"),
+	ids: z
+		.array(z.string())
+		.describe("Snowflake IDs in decimal (64-bit: strings), or base32 / prefixed as asked"),
 });
 export const ulidIdsSchema = z.object({
 	type: z.literal("ulid"),
@@ -30,12 +32,33 @@ export const uuidv7IdsSchema = z.object({
 	),
 });
 
+export const typeidIdsSchema = z.object({
+	type: z.literal("typeid"),
+	prefix: z.string().describe('The prefix asked for; "" for bare TypeIDs'),
+	ids: z
+		.array(z.string())
+		.describe("TypeIDs: prefix_ and a UUIDv7 as 26 lowercase base32 characters"),
+});
+
+export const rangeSchema = z.object({
+	kind: z.enum(["snowflake", "ulid", "uuidv7", "typeid"]),
+	from: isoTime.describe("The window's start (included), ISO 8601"),
+	to: isoTime.describe("The window's end (excluded), ISO 8601"),
+	min: z
+		.string()
+		.describe("The smallest ID of the window (Snowflake: decimal, or base32 as asked)"),
+	max: z.string().describe("The largest ID of the window"),
+});
+
 export const blocksSchema = z.object({
 	type: z.literal("snowflake-blocks"),
 	workerId: z.number().int(),
 	blocks: z
 		.array(
-			z.object({ first: decimalId.describe("The first ID, in decimal"), count: z.number().int() }),
+			z.object({
+				first: z.string().describe("The first ID, in decimal (or base32 / prefixed as asked)"),
+				count: z.number().int(),
+			}),
 		)
 		.describe("Runs of consecutive IDs: first, first + 1, … first + count - 1"),
 });
@@ -97,6 +120,8 @@ const decodedSnowflake = z
 		sequence: z.number().int(),
 		datacenterId: z.number().int().optional().describe("Under the Twitter layout"),
 		machineId: z.number().int().optional().describe("Under the Twitter layout"),
+		prefix: z.string().optional().describe("Read from base32 text: the prefix it carried"),
+		base32: z.string().optional().describe("Read from base32 text: its 13 characters"),
 	})
 	.describe("A Snowflake under the service's own layout");
 const decodedForeign = z
@@ -131,12 +156,24 @@ const decodedUuid = z.object({
 	version: z.number().int(),
 	ulid: z.string(),
 });
+const decodedTypeId = z
+	.object({
+		type: z.literal("typeid"),
+		id: z.string(),
+		prefix: z.string().describe('The type prefix; "" for a bare TypeID'),
+		uuid: z.string().describe("The UUID the suffix encodes (8-4-4-4-12, lowercase)"),
+		version: z.number().int(),
+		timestamp: unixMs.optional().describe("For a UUIDv7 only"),
+		time: isoTime.optional().describe("For a UUIDv7 only"),
+	})
+	.describe("A TypeID (spec v0.3.0)");
 export const decodedSchema = z.union([
 	decodedSnowflake,
 	decodedForeign,
 	decodedUlid,
 	decodedUuidV7,
 	decodedUuid,
+	decodedTypeId,
 ]);
 
 const CODES = Object.keys(STATUS_OF) as ServiceErrorCode[];

@@ -14,11 +14,13 @@ import type { AppEnv } from "../app-env";
 import { operation } from "../openapi/describe";
 import { metaOperations } from "./meta";
 import { pageOperations } from "./page";
+import { rangeOperations } from "./range";
 import { regionOperations } from "./regions";
 import { snowflakeOperations } from "./snowflake";
 import { statelessOperations } from "./stateless";
+import { typeidOperations } from "./typeid";
 
-const DESCRIPTION = `Unique, sortable IDs from Cloudflare Workers: Snowflake IDs (64-bit, as decimal strings) from one Durable Object per worker ID, ULIDs and UUIDv7s made in the Worker, and a decoder for them and for other systems' Snowflake-like IDs.
+const DESCRIPTION = `Unique, sortable IDs from Cloudflare Workers: Snowflake IDs (64-bit, as decimal strings) from one Durable Object per worker ID, ULIDs, UUIDv7s and TypeIDs made in the Worker, Snowflakes also as short sortable base32 text, the ID bounds of a time window, and a decoder for them all and for other systems' Snowflake-like IDs.
 
 Every error answers \`{"error":{"code","message"}}\`; the message says what was wrong and what is allowed. A path no route serves answers 404 \`not_found\`; a known path with a method it does not take answers 405 \`method_not_allowed\` with \`Allow\` (HEAD included on the routes that issue IDs). A POST body must be sent as \`Content-Type: application/json\` (else 415 \`unsupported_media_type\`); an empty body asks for the defaults. Routes need \`Authorization: Bearer <token>\` only when the deployment sets API_TOKEN.`;
 
@@ -59,6 +61,8 @@ export function openApiDocument() {
 		...regionOperations,
 		...snowflakeOperations,
 		...statelessOperations,
+		...typeidOperations,
+		...rangeOperations,
 	]) {
 		registry.registerPath(route);
 	}

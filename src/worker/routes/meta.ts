@@ -35,9 +35,9 @@ export const metaOperations = [
 	operation({
 		method: "get",
 		path: "/decode/{id}",
-		summary: "Decode a Snowflake, ULID or UUID",
+		summary: "Decode a Snowflake, ULID, UUID or TypeID",
 		description:
-			"1-19 decimal digits is a Snowflake under the service's layout, 26 characters a ULID, a UUID with or without hyphens, in braces or as urn:uuid:. `layout` (a preset) or explicit widths read other systems' Snowflake-like IDs (up to 64 bits).",
+			"1-19 decimal digits is a Snowflake under the service's layout, 26 characters a ULID, a UUID with or without hyphens, in braces or as urn:uuid:; a prefixed text (`user_…`) is a TypeID (26 characters after the last `_`) or a base32 Snowflake (13). `format=typeid` reads a bare TypeID, `format=base32` a bare base32 Snowflake. `layout` (a preset) or explicit widths read other systems' decimal Snowflake-like IDs (up to 64 bits).",
 		tag: "Decode",
 		params: idParam,
 		query: decodeQuery,

@@ -1,16 +1,16 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { countBody, queryAndBody, validateBody } from "../json-body";
+import { queryAndBody, snowflakeBody, validateBody } from "../json-body";
 import { noteRequest } from "../middleware/request-log";
 import { operation } from "../openapi/describe";
 import { blocksSchema, snowflakeIdsSchema, statsSchema } from "../openapi/schemas";
 import { snowflakeBlocks, snowflakeIds, snowflakeStats } from "../operations";
 import { idsResponse, noteAsked } from "../respond";
-import { countQuery, validate, workerIdParam } from "../validation";
+import { snowflakeQuery, validate, workerIdParam } from "../validation";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
-type Asked = { workerId?: number; count?: number };
+type Asked = { workerId?: number; count?: number; format?: string; prefix?: string };
 
 /** Snowflakes from a worker ID named, or (`workerId` undefined) from this isolate's pool. */
 async function snowflakes(c: Context<AppEnv>, input: Asked) {
@@ -37,42 +37,44 @@ async function blocks(c: Context<AppEnv>, input: Asked) {
 
 // The blocks routes come first: "blocks" is not a worker ID.
 export const snowflakeRoutes = new Hono<AppEnv>()
-	.get("/snowflake/blocks", validate("query", countQuery), (c) => blocks(c, c.req.valid("query")))
-	.post("/snowflake/blocks", validate("query", countQuery), validateBody(countBody), (c) =>
+	.get("/snowflake/blocks", validate("query", snowflakeQuery), (c) =>
+		blocks(c, c.req.valid("query")),
+	)
+	.post("/snowflake/blocks", validate("query", snowflakeQuery), validateBody(snowflakeBody), (c) =>
 		blocks(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
 	)
 	.get(
 		"/snowflake/:workerId/blocks",
 		validate("param", workerIdParam),
-		validate("query", countQuery),
+		validate("query", snowflakeQuery),
 		(c) => blocks(c, { ...c.req.valid("query"), ...c.req.valid("param") }),
 	)
 	.post(
 		"/snowflake/:workerId/blocks",
 		validate("param", workerIdParam),
-		validate("query", countQuery),
-		validateBody(countBody),
+		validate("query", snowflakeQuery),
+		validateBody(snowflakeBody),
 		(c) =>
 			blocks(c, {
 				...queryAndBody(c.req.valid("query"), c.req.valid("json")),
 				...c.req.valid("param"),
 			}),
 	)
-	.get("/snowflake", validate("query", countQuery), (c) => snowflakes(c, c.req.valid("query")))
-	.post("/snowflake", validate("query", countQuery), validateBody(countBody), (c) =>
+	.get("/snowflake", validate("query", snowflakeQuery), (c) => snowflakes(c, c.req.valid("query")))
+	.post("/snowflake", validate("query", snowflakeQuery), validateBody(snowflakeBody), (c) =>
 		snowflakes(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
 	)
 	.get(
 		"/snowflake/:workerId",
 		validate("param", workerIdParam),
-		validate("query", countQuery),
+		validate("query", snowflakeQuery),
 		(c) => snowflakes(c, { ...c.req.valid("query"), ...c.req.valid("param") }),
 	)
 	.post(
 		"/snowflake/:workerId",
 		validate("param", workerIdParam),
-		validate("query", countQuery),
-		validateBody(countBody),
+		validate("query", snowflakeQuery),
+		validateBody(snowflakeBody),
 		(c) =>
 			snowflakes(c, {
 				...queryAndBody(c.req.valid("query"), c.req.valid("json")),
@@ -86,7 +88,7 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 	});
 
 const tag = "Snowflake";
-const auto = { tag, objects: true, query: countQuery } as const;
+const auto = { tag, objects: true, query: snowflakeQuery } as const;
 const named = { ...auto, params: workerIdParam } as const;
 const ids = { ok: snowflakeIdsSchema, ids: true } as const;
 const runs = { ok: blocksSchema } as const;
@@ -105,7 +107,7 @@ export const snowflakeOperations = [
 		method: "post",
 		path: "/snowflake/blocks",
 		summary: BLOCKS,
-		body: countBody,
+		body: snowflakeBody,
 	}),
 	operation({
 		...named,
@@ -120,7 +122,7 @@ export const snowflakeOperations = [
 		method: "post",
 		path: "/snowflake/{workerId}/blocks",
 		summary: NAMED_BLOCKS,
-		body: countBody,
+		body: snowflakeBody,
 	}),
 	operation({ ...auto, ...ids, method: "get", path: "/snowflake", summary: AUTO }),
 	operation({
@@ -129,7 +131,7 @@ export const snowflakeOperations = [
 		method: "post",
 		path: "/snowflake",
 		summary: AUTO,
-		body: countBody,
+		body: snowflakeBody,
 	}),
 	operation({ ...named, ...ids, method: "get", path: "/snowflake/{workerId}", summary: NAMED }),
 	operation({
@@ -138,7 +140,7 @@ export const snowflakeOperations = [
 		method: "post",
 		path: "/snowflake/{workerId}",
 		summary: NAMED,
-		body: countBody,
+		body: snowflakeBody,
 	}),
 	operation({
 		tag,

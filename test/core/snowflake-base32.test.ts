@@ -1,0 +1,145 @@
+/** Snowflakes as 13 base32 characters: round trips, order, prefixes, the route's run formatter. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeId } from "../../src/ids/decode";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import {
+	formatRunsAs,
+	parseSnowflakeBase32,
+	snowflakeFromBase32,
+	snowflakeText,
+	snowflakeTextForm,
+	snowflakeToBase32,
+} from "../../src/ids/snowflake-base32";
+import { formatRuns } from "../../src/ids/snowflake-text";
+import { prefixes } from "./prefixes";
+
+const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+const ids = fc.bigInt({ min: 0n, max: 2n ** 63n - 1n });
+
+describe("base32 Snowflakes", () => {
+	it("are 13 lowercase characters of TypeID's alphabet, first 0-7, and read back to the number", () => {
+		fc.assert(
+			fc.property(ids, (id) => {
+				const text = snowflakeToBase32(id);
+				expect(text).toMatch(/^[0-7][0-9a-hjkmnp-tv-z]{12}$/);
+				expect(snowflakeFromBase32(text)).toBe(id);
+				expect(snowflakeToBase32(id.toString())).toBe(text);
+			}),
+		);
+	});
+
+	it("sort as text exactly as their numbers do (decimal text does not)", () => {
+		fc.assert(
+			fc.property(ids, ids, (a, b) => {
+				const [x, y] = [snowflakeToBase32(a), snowflakeToBase32(b)];
+				expect(x < y).toBe(a < b);
+				expect(x === y).toBe(a === b);
+			}),
+		);
+		expect("999" < "1000").toBe(false); // why decimal needs padding
+		expect(snowflakeToBase32(999n) < snowflakeToBase32(1000n)).toBe(true);
+	});
+
+	it("known values: the ends and a Twitter ID", () => {
+		expect(snowflakeToBase32(0n)).toBe("0000000000000");
+		expect(snowflakeToBase32(2n ** 63n - 1n)).toBe("7zzzzzzzzzzzz");
+		expect(snowflakeToBase32(1541815603606036480n)).toBe("1asd13xh1f800");
+		expect(() => snowflakeToBase32(2n ** 63n)).toThrow(
+			expect.objectContaining({ code: "invalid_id" }),
+		);
+	});
+
+	it("are read strictly: no uppercase, no Crockford aliases, 13 characters, first 0-7", () => {
+		for (const bad of [
+			"1BFHK3HVK0000",
+			"1bfhk3hvk000o",
+			"1bfhk3hvk000",
+			"1asd13xh1f8000",
+			"8000000000000",
+			"1bfhk3hvk-000",
+		]) {
+			expect(() => snowflakeFromBase32(bad)).toThrow(
+				expect.objectContaining({ code: "invalid_id" }),
+			);
+		}
+	});
+
+	it("with a prefix: format then parse gives back the prefix and ID", () => {
+		fc.assert(
+			fc.property(prefixes, ids, (prefix, id) => {
+				const text = snowflakeText(id, snowflakeTextForm("base32", prefix));
+				expect(parseSnowflakeBase32(text)).toEqual({ id, prefix });
+				// Bare base32 needs the format (it may be all digits, which reads as decimal).
+				const decoded = decodeId(text, layout, prefix ? undefined : "base32");
+				expect(decoded).toMatchObject({ type: "snowflake", id: id.toString(), prefix });
+			}),
+		);
+	});
+});
+
+describe("text forms asked for", () => {
+	it("decimal by default; a prefix implies base32; decimal with a prefix is invalid_prefix", () => {
+		expect(snowflakeTextForm(undefined, undefined)).toEqual({ format: "decimal", prefix: "" });
+		expect(snowflakeTextForm("base32", undefined)).toEqual({ format: "base32", prefix: "" });
+		expect(snowflakeTextForm(undefined, "order")).toEqual({ format: "base32", prefix: "order" });
+		expect(snowflakeTextForm(undefined, "")).toEqual({ format: "decimal", prefix: "" });
+		expect(() => snowflakeTextForm("decimal", "order")).toThrow(
+			expect.objectContaining({ code: "invalid_prefix" }),
+		);
+		expect(() => snowflakeTextForm("hex", undefined)).toThrow(
+			expect.objectContaining({
+				code: "invalid_format",
+				message: expect.stringContaining('"decimal" or "base32"'),
+			}),
+		);
+		expect(() => snowflakeTextForm("base32", "Order")).toThrow(
+			expect.objectContaining({ code: "invalid_prefix" }),
+		);
+	});
+});
+
+describe("decode", () => {
+	it("a bare all-digit text stays decimal; a bare base32 text needs format base32", () => {
+		const id = 1541815603606036480n;
+		expect(decodeId("1234567890123", layout)).toMatchObject({ id: "1234567890123" });
+		expect(decodeId(snowflakeToBase32(id), layout, "base32")).toMatchObject({
+			type: "snowflake",
+			id: id.toString(),
+			prefix: "",
+			base32: "1asd13xh1f800",
+			timestamp: 1656432460105,
+			workerId: 378,
+			sequence: 0,
+		});
+		expect(() => decodeId("1asd13xh1f800", layout)).toThrow(
+			expect.objectContaining({ code: "invalid_id" }),
+		);
+	});
+});
+
+describe("formatRunsAs", () => {
+	it("writes the same IDs as the decimal formatter, in base32, across the 30-bit carry", () => {
+		// Sequences 0-4095 of worker 1023 at a tick whose low bits sit just below a 2^30 boundary.
+		const runs = [
+			{ tick: 255, firstSequence: 4000, count: 96 },
+			{ tick: 256, firstSequence: 0, count: 4096 },
+			{ tick: 257, firstSequence: 0, count: 3 },
+		];
+		const decimal = formatRuns(layout, 1023, runs);
+		const base32 = formatRunsAs(layout, 1023, runs, { format: "base32", prefix: "" });
+		expect(base32).toEqual(decimal.map((id) => snowflakeToBase32(BigInt(id))));
+		const prefixed = formatRunsAs(layout, 1023, runs, { format: "base32", prefix: "order" });
+		expect(prefixed).toEqual(base32.map((text) => `order_${text}`));
+		expect(formatRunsAs(layout, 1023, runs, { format: "decimal", prefix: "" })).toEqual(decimal);
+	});
+
+	it("refuses a run that does not fit the layout, as the decimal formatter does", () => {
+		expect(() =>
+			formatRunsAs(layout, 7, [{ tick: 1, firstSequence: 4095, count: 2 }], {
+				format: "base32",
+				prefix: "",
+			}),
+		).toThrow(expect.objectContaining({ code: "internal" }));
+	});
+});

@@ -1,0 +1,214 @@
+/** TypeID (spec v0.3.0): the spec's vectors, round trips, the factory's order. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeId } from "../../src/ids/decode";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import {
+	checkPrefix,
+	decodeTypeId,
+	formatTypeId,
+	isValidPrefix,
+	parseTypeId,
+	TypeIdFactory,
+} from "../../src/ids/typeid";
+import { formatUuid, UuidV7Factory } from "../../src/ids/uuidv7";
+import { prefixes } from "./prefixes";
+import { INVALID_TYPEIDS, VALID_TYPEIDS } from "./typeid-spec";
+
+const layout = new SnowflakeLayout(TWITTER_LAYOUT);
+
+const uuids = fc.uint8Array({ minLength: 16, maxLength: 16 }).map(formatUuid);
+
+describe("the spec's valid vectors", () => {
+	it.each(VALID_TYPEIDS)(
+		"$name: $typeid decodes to its prefix and UUID",
+		({ typeid, prefix, uuid }) => {
+			expect(parseTypeId(typeid)).toMatchObject({ prefix, uuid });
+			expect(decodeId(typeid, layout, "typeid")).toMatchObject({
+				type: "typeid",
+				id: typeid,
+				prefix,
+				uuid,
+			});
+		},
+	);
+
+	it.each(VALID_TYPEIDS)(
+		"$name: its prefix and UUID encode to $typeid",
+		({ typeid, prefix, uuid }) => {
+			expect(formatTypeId(prefix, uuid)).toBe(typeid);
+		},
+	);
+
+	it("a UUIDv7 decodes with its time; other versions with their version only", () => {
+		expect(decodeTypeId("prefix_01h455vb4pex5vsknk084sn02q")).toEqual({
+			type: "typeid",
+			id: "prefix_01h455vb4pex5vsknk084sn02q",
+			prefix: "prefix",
+			uuid: "01890a5d-ac96-774b-bcce-b302099a8057",
+			version: 7,
+			timestamp: 1688096058518,
+			time: "2023-06-30T03:34:18.518Z",
+		});
+		expect(decodeTypeId("prefix_0123456789abcdefghjkmnpqrs")).toEqual({
+			type: "typeid",
+			id: "prefix_0123456789abcdefghjkmnpqrs",
+			prefix: "prefix",
+			uuid: "0110c853-1d09-52d8-d73e-1194e95b5f19",
+			version: 5,
+		});
+	});
+});
+
+describe("the spec's invalid vectors", () => {
+	it.each(INVALID_TYPEIDS)("$name: $typeid is refused ($description)", ({ typeid }) => {
+		expect(() => parseTypeId(typeid)).toThrow(expect.objectContaining({ code: "invalid_id" }));
+		expect(() => decodeId(typeid, layout, "typeid")).toThrow(
+			expect.objectContaining({ code: "invalid_id" }),
+		);
+		// Without a format, as /decode reads them: every one is refused too, none read as another kind.
+		expect(() => decodeId(typeid, layout)).toThrow(expect.objectContaining({ code: "invalid_id" }));
+	});
+});
+
+describe("any text", () => {
+	it("decodes, or is refused with invalid_id, in every format (never another failure)", () => {
+		const pieces = fc.constantFrom(
+			"_",
+			"a",
+			"Z",
+			"0",
+			"7",
+			"8",
+			"-",
+			"é",
+			" ",
+			"o",
+			"user_",
+			"01h455vb4pex5",
+		);
+		const texts = fc.oneof(
+			fc.string(),
+			fc.array(pieces, { maxLength: 12 }).map((p) => p.join("")),
+		);
+		fc.assert(
+			fc.property(
+				texts,
+				fc.constantFrom(undefined, "typeid" as const, "base32" as const),
+				(text, format) => {
+					try {
+						decodeId(text, layout, format);
+					} catch (error) {
+						expect(error).toMatchObject({ code: "invalid_id" });
+					}
+				},
+			),
+			{ numRuns: 2000 },
+		);
+	});
+});
+
+describe("a bare 26-character text", () => {
+	it("stays a ULID unless format typeid is asked for", () => {
+		expect(decodeId("01h455vb4pex5vsknk084sn02q", layout)).toMatchObject({
+			type: "ulid",
+			id: "01H455VB4PEX5VSKNK084SN02Q",
+		});
+		expect(decodeId("01h455vb4pex5vsknk084sn02q", layout, "typeid")).toMatchObject({
+			type: "typeid",
+			prefix: "",
+			uuid: "01890a5d-ac96-774b-bcce-b302099a8057",
+		});
+	});
+});
+
+describe("round trips", () => {
+	it("formatTypeId then parseTypeId gives back any prefix and UUID", () => {
+		fc.assert(
+			fc.property(prefixes, uuids, (prefix, uuid) => {
+				const text = formatTypeId(prefix, uuid);
+				expect(parseTypeId(text)).toMatchObject({ prefix, uuid });
+				expect(text).toBe(prefix === "" ? text.slice(-26) : `${prefix}_${text.slice(-26)}`);
+			}),
+		);
+	});
+
+	it("parseTypeId then formatTypeId gives back any valid text", () => {
+		const suffixes = fc
+			.tuple(
+				fc.constantFrom(..."01234567"),
+				fc.array(fc.constantFrom(..."0123456789abcdefghjkmnpqrstvwxyz"), {
+					minLength: 25,
+					maxLength: 25,
+				}),
+			)
+			.map(([first, rest]) => first + rest.join(""));
+		fc.assert(
+			fc.property(prefixes, suffixes, (prefix, suffix) => {
+				const text = prefix ? `${prefix}_${suffix}` : suffix;
+				const { prefix: read, uuid } = parseTypeId(text);
+				expect(formatTypeId(read, uuid)).toBe(text);
+			}),
+		);
+	});
+
+	it("TypeIDs sort as text the way their UUIDs do", () => {
+		fc.assert(
+			fc.property(prefixes, uuids, uuids, (prefix, a, b) => {
+				const [x, y] = [formatTypeId(prefix, a), formatTypeId(prefix, b)];
+				expect(x < y).toBe(a < b);
+			}),
+		);
+	});
+});
+
+describe("prefixes", () => {
+	it("follow the spec's rule", () => {
+		for (const good of ["", "a", "user", "pre_fix", "a_b", "x".repeat(63)]) {
+			expect(isValidPrefix(good)).toBe(true);
+		}
+		for (const bad of ["_", "_a", "a_", "A", "a1", "a-b", "é", " a", "x".repeat(64)]) {
+			expect(isValidPrefix(bad)).toBe(false);
+			expect(() => checkPrefix(bad)).toThrow(expect.objectContaining({ code: "invalid_prefix" }));
+		}
+		expect(() => checkPrefix(7)).toThrow(/prefix must be at most 63 characters of a-z and _/);
+	});
+
+	it("formatTypeId refuses a bad prefix with invalid_prefix", () => {
+		expect(() => formatTypeId("User", "01890a5d-ac96-774b-bcce-b302099a8057")).toThrow(
+			expect.objectContaining({ code: "invalid_prefix" }),
+		);
+	});
+});
+
+describe("TypeIdFactory", () => {
+	it("issues strictly increasing UUIDv7-based TypeIDs under its prefix, also when the clock stands still", () => {
+		const factory = new TypeIdFactory("user");
+		const ids = [
+			...factory.nextBatch(1_700_000_000_000, 500),
+			...factory.nextBatch(1_699_999_999_000, 5),
+		];
+		for (let i = 1; i < ids.length; i++)
+			expect((ids[i] as string) > (ids[i - 1] as string)).toBe(true);
+		for (const id of ids) {
+			expect(id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
+			expect(decodeTypeId(id)).toMatchObject({ version: 7, timestamp: 1_700_000_000_000 });
+		}
+	});
+
+	it("shares a UUIDv7 sequence with plain UUIDv7s when given one factory", () => {
+		const shared = new UuidV7Factory();
+		const users = new TypeIdFactory("user", shared);
+		const first = parseTypeId(users.next(5_000)).uuid;
+		const between = shared.next(5_000);
+		const last = parseTypeId(users.next(5_000)).uuid;
+		expect(first < between && between < last).toBe(true);
+	});
+
+	it("bare TypeIDs for the empty prefix; a bad prefix is invalid_prefix", () => {
+		expect(new TypeIdFactory("").next(5_000)).toMatch(/^[0-7][0-9a-z]{25}$/);
+		expect(() => new TypeIdFactory("Users")).toThrow(
+			expect.objectContaining({ code: "invalid_prefix" }),
+		);
+	});
+});

@@ -162,7 +162,10 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * AUTO_WORKER_IDS (or the caller's region). `count` defaults to 1, at most
 		 * MAX_BATCH (10,000).
 		 */
-		async snowflake({ workerId, count, format, prefix }: SnowflakeOptions = {}, call?: CallOptions) {
+		async snowflake(
+			{ workerId, count, format, prefix }: SnowflakeOptions = {},
+			call?: CallOptions,
+		) {
 			const path = workerId === undefined ? "/snowflake" : `/snowflake/${workerSegment(workerId)}`;
 			return get<SnowflakeIds>(path, { count, format, prefix }, call);
 		},
@@ -170,7 +173,10 @@ export function idsClient(options: IdsClientOptions = {}) {
 		 * Many Snowflake IDs as `{first, count}` blocks of consecutive IDs (up to
 		 * MAX_BLOCK_COUNT, one worker ID); `expandBlocks` in edge-ids/ids lists them.
 		 */
-		async snowflakeBlocks({ workerId, count, format, prefix }: SnowflakeBlocksOptions = {}, call?: CallOptions) {
+		async snowflakeBlocks(
+			{ workerId, count, format, prefix }: SnowflakeBlocksOptions = {},
+			call?: CallOptions,
+		) {
 			const path =
 				workerId === undefined
 					? "/snowflake/blocks"

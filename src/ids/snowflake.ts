@@ -327,7 +327,7 @@ export class SnowflakeGenerator {
 	private waitedMs(since: QueuedAt, now: number): number {
 		const elapsed = this.highestReading(now) - since.at;
 		const asked = this.sleptMs - since.slept;
-		return elapsed > asked ? elapsed : asked;
+		return Math.max(elapsed, asked);
 	}
 
 	/** The highest clock reading so far, `now` included (a NaN reading changes nothing). */

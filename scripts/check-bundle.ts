@@ -1,16 +1,19 @@
 /**
- * npm run check:bundle — the deployed Worker's size, after `npm run build`
- * (`wrangler deploy --dry-run --outdir dist`): fails when its gzip size passes the
- * budget, so a dependency that drags in megabytes (zod's locales, say) is noticed
+ * The deployed Worker's size, the last step of `npm run check` (after
+ * `wrangler deploy --dry-run --outdir dist`): fails when its gzip size passes the
+ * budget, so a dependency that drags in more code (zod's locales, say) is noticed
  * in CI, not in a slower cold start.
  *
- *   npm run build && npm run check:bundle
+ *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check-bundle.ts
  */
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-/** The Worker's gzip size before OpenAPI was added (172 KiB): it must not grow past it. */
-const BUDGET_GZIP_BYTES = 172 * 1024;
+/**
+ * About 15 % above the measured size (114.1 KiB gzip): room for a feature, not for a
+ * new dependency. Raise it on purpose, with the reason in the commit.
+ */
+const BUDGET_GZIP_BYTES = 132 * 1024;
 
 const bundle = readFileSync(new URL("../dist/index.js", import.meta.url));
 const gzip = gzipSync(bundle, { level: 9 }).length;

@@ -5,7 +5,7 @@
  * `skipLibCheck: false`, so the shipped declarations are checked too), type-check
  * a Worker that types its service binding with the package's `IdServiceRpc`
  * (with @cloudflare/workers-types, as such a project has it), and type-check
- * README's "Use from another project" snippets (ES module and CommonJS) in
+ * docs/CLIENT.md's "Use from another project" snippets (ES module and CommonJS) in
  * projects made by `tsc --init` (its strictest defaults, with the Node types it
  * suggests); then run the first consumer and both snippets in Node against a
  * running `wrangler dev`. The packed package.json must carry no scripts and no
@@ -130,14 +130,14 @@ function run(
 	});
 }
 
-/** README's "Use from another project" TypeScript snippets: the ES module one, then the CommonJS one. */
-function readmeSnippets(): { esm: string; commonjs: string } {
-	const readme = readFileSync(join(repo, "README.md"), "utf8");
-	const section = readme.split("\n## Use from another project\n")[1]?.split("\n## ")[0] ?? "";
+/** docs/CLIENT.md's "Use from another project" TypeScript snippets: the ES module one, then the CommonJS one. */
+function clientDocSnippets(): { esm: string; commonjs: string } {
+	const doc = readFileSync(join(repo, "docs", "CLIENT.md"), "utf8");
+	const section = doc.split("\n## Use from another project\n")[1]?.split("\n## ")[0] ?? "";
 	const [esm, commonjs] = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
 	if (!esm || !commonjs?.includes("require(")) {
 		throw new Error(
-			"README's 'Use from another project' must hold an ESM and a CommonJS ts snippet",
+			"docs/CLIENT.md's 'Use from another project' must hold an ESM and a CommonJS ts snippet",
 		);
 	}
 	return { esm, commonjs };
@@ -219,10 +219,12 @@ try {
 	writeFileSync(join(project, "tsconfig.emit.json"), tsconfig("nodenext", "out"));
 	run(tsc, ["-p", "tsconfig.emit.json"], project);
 
-	const snippets = readmeSnippets();
+	const snippets = clientDocSnippets();
 	const esm = strictProject(work, tarball, "module", snippets.esm);
 	const commonjs = strictProject(work, tarball, "commonjs", snippets.commonjs);
-	console.log("type-checked README's ESM and CommonJS snippets under `tsc --init`'s options");
+	console.log(
+		"type-checked docs/CLIENT.md's ESM and CommonJS snippets under `tsc --init`'s options",
+	);
 
 	dev = await startWranglerDev();
 	const output = run("node", [join(project, "out/consumer.js"), dev.url], project);
@@ -232,8 +234,9 @@ try {
 		["CommonJS", commonjs],
 	] as const) {
 		const printed = run("node", [main], repo, { IDS_URL: dev.url }).trim();
-		if (!/^\d+/m.test(printed)) throw new Error(`README's ${form} snippet printed ${printed}`);
-		console.log(`ran README's ${form} snippet: ${printed.split("\n").at(-1)}`);
+		if (!/^\d+/m.test(printed))
+			throw new Error(`docs/CLIENT.md's ${form} snippet printed ${printed}`);
+		console.log(`ran docs/CLIENT.md's ${form} snippet: ${printed.split("\n").at(-1)}`);
 	}
 	console.log("package test: passed");
 } catch (error) {

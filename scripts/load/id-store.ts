@@ -4,7 +4,7 @@
  */
 
 /** 64-bit values in chunks of 1 M (8 MB). */
-export class U64Store {
+class U64Store {
 	private chunks: BigUint64Array[] = [];
 	private used = 0;
 	length = 0;

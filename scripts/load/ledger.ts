@@ -17,7 +17,7 @@ import { type Layout, type Run, SnowflakeReader } from "./snowflake-runs";
 
 export type { Layout } from "./snowflake-runs";
 
-export const SNOWFLAKE_ROUTES = ["explicit", "explicit-blocks", "auto", "auto-blocks"] as const;
+const SNOWFLAKE_ROUTES = ["explicit", "explicit-blocks", "auto", "auto-blocks"] as const;
 export type SnowflakeRoute = (typeof SNOWFLAKE_ROUTES)[number];
 export const ROUTES = [...SNOWFLAKE_ROUTES, "ulid", "uuidv7"] as const;
 export type Route = (typeof ROUTES)[number];
@@ -40,7 +40,7 @@ function uuidValue(text: string): bigint {
 
 const perRoute = () => Object.fromEntries(ROUTES.map((r) => [r, 0])) as Record<Route, number>;
 
-export function newStats() {
+function newStats() {
 	return {
 		requests: 0,
 		ok: 0,
@@ -73,7 +73,6 @@ export function newStats() {
 		maxRssMb: 0,
 	};
 }
-export type Stats = ReturnType<typeof newStats>;
 /** The counters that are violations. */
 export type ViolationKind =
 	| "outOfOrderInAnswer"

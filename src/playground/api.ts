@@ -7,7 +7,7 @@ import { el } from "./dom";
 const TOKEN_KEY = "edge-ids.apiToken";
 let memoryToken = "";
 
-export function getToken(): string {
+function getToken(): string {
 	try {
 		return sessionStorage.getItem(TOKEN_KEY) ?? "";
 	} catch {

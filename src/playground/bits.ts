@@ -63,7 +63,7 @@ export function bitsOf(decoded: DecodedForBits): { width: 64 | 128; value: bigin
 const msNote = (v: bigint) => `ms since 1970 → ${iso(Number(v))}`;
 
 /** The fields of a Snowflake under `config`, sign bit first. */
-export function snowflakeFields(config: LayoutConfig): BitField[] {
+function snowflakeFields(config: LayoutConfig): BitField[] {
 	const layout = new SnowflakeLayout(config);
 	const s = layout.sequenceBits;
 	const w = layout.workerBits;

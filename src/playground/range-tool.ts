@@ -12,7 +12,7 @@ interface RangeAnswer {
 }
 
 /** A `datetime-local` value (this browser's time) as ISO 8601 UTC; "" stays "". */
-export function localToIso(value: string): string {
+function localToIso(value: string): string {
 	if (!value) return "";
 	const date = new Date(value);
 	return Number.isNaN(date.getTime()) ? value : date.toISOString();

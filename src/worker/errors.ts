@@ -18,7 +18,7 @@ type ErrorStatus = ClientErrorStatusCode | ServerErrorStatusCode;
 // here they must also be statuses Hono knows.
 STATUS_OF satisfies Record<ServiceErrorCode, ErrorStatus>;
 
-export type { ErrorBody, ServiceErrorCode };
+export type { ServiceErrorCode };
 export { STATUS_OF };
 
 /** An `IdError` that may carry any service code. */

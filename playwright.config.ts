@@ -14,10 +14,10 @@ export default defineConfig({
 	// Two cores are shared with the dev servers: one page at a time is steadier.
 	workers: 1,
 	forbidOnly: !!process.env.CI,
-	// In CI, one retry: once in a few hundred page loads wrangler dev leaves an asset
-	// request hanging (seen as a 30-s page.goto timeout with the next test passing).
-	// A test that passes only on retry is still listed as flaky in the report.
-	retries: process.env.CI ? 1 : 0,
+	// No retries: a test that fails once is a failure. A failed test carries its trace,
+	// the requests still unanswered (fixtures.ts) and the servers' output
+	// (test-artifacts/wrangler-*.log).
+	retries: 0,
 	reporter: [["list"]],
 	use: {
 		viewport: { width: 1280, height: 800 },

@@ -2,7 +2,8 @@
  * Which bits of an ID hold which field: pure functions over the ID's value, with
  * the layouts taken from the ID core (no DOM), so they are unit-tested in Node.
  */
-import { type LayoutConfig, SnowflakeLayout } from "../ids/layout";
+import type { ForeignLayout } from "../ids/foreign-layouts";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { ulidToUuid } from "../ids/ulid";
 import { COUNTER_LOW_BITS } from "../ids/uuidv7";
 
@@ -62,23 +63,29 @@ export function bitsOf(decoded: DecodedForBits): { width: 64 | 128; value: bigin
 
 const msNote = (v: bigint) => `ms since 1970 → ${iso(Number(v))}`;
 
+const SIGN: BitField = { key: "sign", name: "Sign", ranges: [[63, 63]], note: () => "always 0" };
+
+/** A Snowflake time field's note: `epoch + this = … ms → ISO time`. */
+function tickNote(epoch: number, timeUnitMs: number): (v: bigint) => string {
+	return (v) => {
+		const ms = epoch + Number(v) * timeUnitMs;
+		const how = timeUnitMs === 1 ? "epoch + this" : `epoch + this × ${timeUnitMs} ms`;
+		return `${how} = ${ms} ms → ${iso(ms)}`;
+	};
+}
+
 /** The fields of a Snowflake under `config`, sign bit first. */
 function snowflakeFields(config: LayoutConfig): BitField[] {
 	const layout = new SnowflakeLayout(config);
 	const s = layout.sequenceBits;
 	const w = layout.workerBits;
 	const fields: BitField[] = [
-		{ key: "sign", name: "Sign", ranges: [[63, 63]], note: () => "always 0" },
+		SIGN,
 		{
 			key: "time",
 			name: "Time",
 			ranges: [[62, s + w]],
-			note: (v) => {
-				const ms = layout.epoch + Number(v) * layout.timeUnitMs;
-				const how =
-					layout.timeUnitMs === 1 ? "epoch + this" : `epoch + this × ${layout.timeUnitMs} ms`;
-				return `${how} = ${ms} ms → ${iso(ms)}`;
-			},
+			note: tickNote(layout.epoch, layout.timeUnitMs),
 		},
 	];
 	if (w > 0) {
@@ -96,6 +103,39 @@ function snowflakeFields(config: LayoutConfig): BitField[] {
 	return fields;
 }
 
+/**
+ * The fields of another system's Snowflake-like ID (a decoding layout), high bits
+ * first: a sign bit when they fill 63 bits, then time, then the layout's own fields
+ * (`processId` is keyed `process` and named "Process ID").
+ */
+export function foreignFields(layout: ForeignLayout): BitField[] {
+	// Twitter's preset is Twitter's layout: shown with its datacenter × machine split.
+	if (layout.name === "twitter") return snowflakeFields(TWITTER_LAYOUT);
+	const total = layout.fields.reduce((sum, field) => sum + field.bits, layout.timeBits);
+	let next = total - 1;
+	const take = (bits: number): BitRange => {
+		const range: BitRange = [next, next - bits + 1];
+		next -= bits;
+		return range;
+	};
+	const fields: BitField[] = total === 63 ? [SIGN] : [];
+	fields.push({
+		key: "time",
+		name: "Time",
+		ranges: [take(layout.timeBits)],
+		note: tickNote(layout.epoch, layout.timeUnitMs),
+	});
+	for (const field of layout.fields) {
+		if (field.bits === 0) continue;
+		fields.push({
+			key: field.name.replace(/Id$/, ""),
+			name: field.name.replace(/Id$/, " ID").replace(/^./, (c) => c.toUpperCase()),
+			ranges: [take(field.bits)],
+		});
+	}
+	return fields;
+}
+
 const VERSION: BitField = { key: "version", name: "Version", ranges: [[79, 76]] };
 const VARIANT: BitField = {
 	key: "variant",
@@ -104,11 +144,17 @@ const VARIANT: BitField = {
 	note: (v) => (v === 2n ? "binary 10: RFC 9562" : "not the RFC 9562 variant"),
 };
 
-/** The fields of a decoded ID; a Snowflake needs the layout it was made with. */
-export function fieldsOf(decoded: DecodedForBits, layout?: LayoutConfig): BitField[] {
+/**
+ * The fields of a decoded ID; a Snowflake needs the layout it was made with: the
+ * service's, or the decoding layout it was read with (another system's).
+ */
+export function fieldsOf(
+	decoded: DecodedForBits,
+	layout?: LayoutConfig | ForeignLayout,
+): BitField[] {
 	if (decoded.type === "snowflake") {
 		if (!layout) throw new Error("a Snowflake's fields depend on its layout");
-		return snowflakeFields(layout);
+		return "fields" in layout ? foreignFields(layout) : snowflakeFields(layout);
 	}
 	if (decoded.type === "ulid") {
 		return [

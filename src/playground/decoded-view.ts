@@ -1,4 +1,5 @@
 /** Renders a decoded ID: its fields as a list, then its bits as a strip and a table. */
+import type { ForeignLayout } from "../ids/foreign-layouts";
 import type { LayoutConfig } from "../ids/layout";
 import {
 	type BitField,
@@ -35,10 +36,14 @@ export function kindName(type: string, version?: number): string {
 }
 
 const FIELD_LABELS: [string, string][] = [
+	["layout", "Layout"],
 	["timestamp", "Timestamp (Unix ms)"],
 	["workerId", "Worker ID"],
 	["datacenterId", "Datacenter ID"],
 	["machineId", "Machine ID"],
+	["processId", "Process ID"],
+	["shardId", "Shard ID"],
+	["increment", "Increment"],
 	["sequence", "Sequence"],
 	["randomness", "Randomness (hex)"],
 	["prefix", "Prefix"],
@@ -48,10 +53,13 @@ const FIELD_LABELS: [string, string][] = [
 	["ulid", "Same bits as ULID"],
 ];
 
-/** The result card; `onCopy` is called by its Copy button. A Snowflake needs `layout` for its bits. */
+/**
+ * The result card; `onCopy` is called by its Copy button. A Snowflake needs `layout`
+ * for its bits: the service's, or the other system's it was decoded with.
+ */
 export function renderDecoded(
 	d: Decoded,
-	layout: LayoutConfig | undefined,
+	layout: LayoutConfig | ForeignLayout | undefined,
 	onCopy: (button: HTMLButtonElement) => void,
 ): HTMLElement {
 	const name = kindName(d.type, d.version);
@@ -102,7 +110,7 @@ export function renderDecoded(
 	return el("div", { class: "result" }, parts);
 }
 
-function bitDiagram(d: Decoded, layout: LayoutConfig | undefined): HTMLElement[] {
+function bitDiagram(d: Decoded, layout: LayoutConfig | ForeignLayout | undefined): HTMLElement[] {
 	const { width, value } = bitsOf(d);
 	const fields = fieldsOf(d, layout);
 	const owner: (BitField | undefined)[] = new Array(width).fill(undefined);

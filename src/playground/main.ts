@@ -2,7 +2,7 @@
  * The playground's script: generate IDs, copy them, decode any ID into its fields
  * and bits. Every call goes to this service's own routes (same origin).
  */
-import { PRESET_NAMES } from "../ids/foreign-layouts";
+import { DECODE_PRESETS, PRESET_NAMES, type PresetName } from "../ids/foreign-layouts";
 import { ApiError, api, errorBox } from "./api";
 import { type Decoded, kindName, renderDecoded } from "./decoded-view";
 import { byId, copyText, el, flashCopied, relative } from "./dom";
@@ -57,14 +57,11 @@ genForm.addEventListener("submit", async (event) => {
 	const count = parseShownCount(countInput.value);
 	genOutput.replaceChildren();
 	if (count === undefined) {
-		genStatus.textContent = "";
-		genOutput.replaceChildren(
-			errorBox(
-				new ApiError(
-					0,
-					"invalid_count",
-					`count must be a whole number from 1 to ${MAX_SHOWN} on this page`,
-				),
+		showGenerateError(
+			new ApiError(
+				0,
+				"invalid_count",
+				`count must be a whole number from 1 to ${MAX_SHOWN.toLocaleString("en-US")}`,
 			),
 		);
 		countInput.focus();
@@ -77,12 +74,19 @@ genForm.addEventListener("submit", async (event) => {
 		const path = generatePath(kind, workerInput.value, count, text);
 		showIds(kind, await api<Generated>(path, "POST"));
 	} catch (error) {
-		genStatus.textContent = "";
-		genOutput.replaceChildren(errorBox(error));
+		showGenerateError(error);
 	} finally {
 		genButton.disabled = false;
 	}
 });
+
+/** An error in place of the IDs: those listed before are not the answer to this Generate. */
+function showGenerateError(error: unknown): void {
+	genStatus.textContent = "";
+	idList.replaceChildren();
+	copyAll.hidden = true;
+	genOutput.replaceChildren(errorBox(error));
+}
 
 function showIds(kind: GeneratedKind, body: Generated): void {
 	const ids = (Array.isArray(body.ids) ? body.ids : []).slice(0, MAX_SHOWN);
@@ -193,11 +197,15 @@ async function decode(rawText: string, reveal: boolean): Promise<void> {
 	decodeButton.disabled = true;
 	decodeStatus.textContent = "Decoding…";
 	try {
-		const preset = decodeLayout.value || undefined;
+		const preset = (decodeLayout.value || undefined) as PresetName | undefined;
 		const decoded = await api<Decoded>(decodePath(text, preset, decodeFormat.value || undefined));
-		// Another system's layout has its own fields: listed, without this service's bit diagram.
+		// Read with another system's layout, a Snowflake's bits are cut by that layout.
 		const layout =
-			decoded.type !== "snowflake" ? knownLayout() : preset ? undefined : await getLayout();
+			decoded.type !== "snowflake"
+				? knownLayout()
+				: preset
+					? DECODE_PRESETS[preset]
+					: await getLayout();
 		if (run !== decodeRun) return;
 		decodeOut.replaceChildren(
 			renderDecoded(decoded, layout, (button) => copyDecoded(button, decoded.id)),

@@ -1,7 +1,11 @@
 /** The API paths the playground calls, built from its form values (pure, unit-tested). */
 
-/** The most IDs the page asks for at once (the API allows up to MAX_BATCH). */
-export const MAX_SHOWN = 1000;
+/**
+ * The most IDs the page asks for and lists at once: MAX_BATCH's default, the API's
+ * own limit. No route reports a deployment's MAX_BATCH; one set lower refuses a
+ * larger count with `invalid_count` naming its limit, and the page shows that.
+ */
+export const MAX_SHOWN = 10_000;
 
 export type GeneratedKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
 

@@ -1,9 +1,10 @@
 /**
  * The browser tests' fixtures: which server a test talks to, a page that fails the
- * test on any console error or CSP violation it did not ask for, and the steps
- * most tests share (generate, decode), written with role-based locators.
+ * test on any console error or CSP violation it did not ask for and never reaches
+ * past its server, and the steps most tests share (generate, decode), written with
+ * role-based locators.
  */
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Request } from "@playwright/test";
 
 export { expect };
 
@@ -19,6 +20,8 @@ interface Fixtures {
 	server: "open" | "locked";
 	/** Failed requests the test provokes on purpose (a 400 for a bad ID) are not errors. */
 	allowFailedRequest: (urlPart: string) => void;
+	/** Requests beyond the dev server, refused at once; unanswered ones listed on failure. */
+	localOnly: undefined;
 }
 
 export const test = base.extend<Fixtures>({
@@ -42,6 +45,38 @@ export const test = base.extend<Fixtures>({
 			page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
 			await use((part) => allowed.push(part));
 			expect(errors, "console errors").toEqual([]);
+		},
+		{ auto: true },
+	],
+	// A request to another host may never be answered on a closed network, and would
+	// hold the page's load event until the test times out: each one is aborted at
+	// once and fails the test by name. A test that plays such a host (the docs CDN)
+	// routes it itself; its route comes later, so it is asked first. A failed test
+	// also gets the requests still unanswered, the first thing to read after a hang.
+	localOnly: [
+		async ({ page, baseURL }, use, testInfo) => {
+			const origin = new URL(baseURL ?? "").origin;
+			const external: string[] = [];
+			const pending = new Map<Request, number>();
+			page.on("request", (request) => pending.set(request, Date.now()));
+			page.on("requestfinished", (request) => pending.delete(request));
+			page.on("requestfailed", (request) => pending.delete(request));
+			await page.route(
+				(url) => url.origin !== origin,
+				(route) => {
+					external.push(route.request().url());
+					return route.abort("blockedbyclient");
+				},
+			);
+			await use(undefined);
+			if (testInfo.status !== testInfo.expectedStatus && pending.size > 0) {
+				const now = Date.now();
+				const lines = [...pending].map(
+					([request, since]) => `${request.method()} ${request.url()} (${now - since} ms)`,
+				);
+				await testInfo.attach("pending-requests", { body: lines.join("\n") });
+			}
+			expect(external, "requests beyond the dev server").toEqual([]);
 		},
 		{ auto: true },
 	],

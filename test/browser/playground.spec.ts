@@ -1,5 +1,6 @@
 /** The playground against an open service: one test per behaviour. */
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
 import {
 	bitCells,
 	decode,
@@ -18,6 +19,19 @@ import {
 	ULID,
 	UUIDV7,
 } from "./fixtures";
+
+/** The decoded Snowflake's 64 bit cells read `id` in binary; each field has its width. */
+async function expectSnowflakeBits(
+	page: Page,
+	id: bigint,
+	widths: [field: string, width: number][],
+): Promise<void> {
+	const bits = (await bitCells(page).allTextContents()).join("");
+	expect(bits).toBe(id.toString(2).padStart(64, "0"));
+	for (const [field, width] of widths) {
+		await expect(bitCells(page, field), field).toHaveCount(width);
+	}
+}
 
 test.beforeEach(async ({ page }) => {
 	await page.goto("/");
@@ -54,21 +68,30 @@ test("generates ULIDs, with the worker ID field disabled", async ({ page }) => {
 	await expect(page.getByLabel("Worker ID")).toBeDisabled();
 });
 
-test("generates 1000 distinct UUIDv7s at once", async ({ page }) => {
-	const ids = await generate(page, "UUIDv7", 1000);
-	expect(ids).toHaveLength(1000);
-	for (const id of ids) expect(id).toMatch(UUIDV7);
-	expect(new Set(ids).size).toBe(1000);
+test("generates 10,000 distinct UUIDv7s at once, the API's default limit", async ({ page }) => {
+	await expect(page.getByText("1 to 10,000.")).toBeVisible();
+	await page.getByRole("radio", { name: "UUIDv7" }).check();
+	await page.getByLabel("Count").fill("10000");
+	await page.getByRole("button", { name: "Generate", exact: true }).click();
+	await expect(generateStatus(page)).toContainText("10000 UUIDv7 IDs");
+	// Naming 20,000 buttons by role is slow: read the list's ID buttons directly.
+	const ids = await page
+		.getByRole("list", { name: "Generated IDs" })
+		.locator("button.id")
+		.allTextContents();
+	expect(ids).toHaveLength(10_000);
+	expect(ids.filter((id) => !UUIDV7.test(id))).toEqual([]); // one expect: each costs a trace step
+	expect(new Set(ids).size).toBe(10_000);
 });
 
-test("refuses a count over 1000 before calling the API", async ({ page }) => {
+test("refuses a count over 10,000 before calling the API", async ({ page }) => {
 	let calls = 0;
 	page.on("request", (request) => {
 		if (request.method() === "POST") calls++;
 	});
-	await page.getByLabel("Count").fill("1001");
+	await page.getByLabel("Count").fill("10001");
 	await page.getByRole("button", { name: "Generate", exact: true }).click();
-	await expect(generateSection(page).getByRole("alert")).toContainText("1 to 1000");
+	await expect(generateSection(page).getByRole("alert")).toContainText("1 to 10,000");
 	expect(calls).toBe(0);
 });
 
@@ -86,6 +109,22 @@ test("shows an API error readably (worker ID out of range)", async ({
 	await expect(alert).toContainText("1023"); // the API's own message
 });
 
+test("a failed Generate clears the IDs listed before it", async ({ page, allowFailedRequest }) => {
+	allowFailedRequest("/snowflake/5000");
+	await generate(page, "Snowflake", 3);
+	await page.getByLabel("Worker ID").fill("5000");
+	await page.getByRole("button", { name: "Generate", exact: true }).click();
+	await expect(generateSection(page).getByRole("alert")).toContainText("Invalid worker id");
+	await expect(idButtons(page)).toHaveCount(0);
+	await expect(page.getByRole("button", { name: "Copy all" })).toBeHidden();
+
+	await generate(page, "ULID", 2);
+	await page.getByLabel("Count").fill("0"); // refused by the page itself
+	await page.getByRole("button", { name: "Generate", exact: true }).click();
+	await expect(generateSection(page).getByRole("alert")).toContainText("1 to 10,000");
+	await expect(idButtons(page)).toHaveCount(0);
+});
+
 test("decodes a Twitter Snowflake: time, worker split, 64 bits", async ({ page }) => {
 	await decode(page, "910499571847892992");
 	await expect(decodedField(page, "Kind")).toHaveText("Snowflake");
@@ -97,27 +136,36 @@ test("decodes a Twitter Snowflake: time, worker split, 64 bits", async ({ page }
 	await expect(decodedField(page, "Machine ID")).toHaveText("25");
 	await expect(segmentValue(page, "Datacenter")).toHaveText("17");
 	await expect(segmentValue(page, "Machine")).toHaveText("25");
-	const bits = (await bitCells(page).allTextContents()).join("");
-	expect(bits).toBe(910499571847892992n.toString(2).padStart(64, "0"));
-	for (const [field, width] of [
+	await expectSnowflakeBits(page, 910499571847892992n, [
 		["sign", 1],
 		["time", 41],
 		["datacenter", 5],
 		["machine", 5],
 		["sequence", 12],
-	] as const) {
-		await expect(bitCells(page, field), field).toHaveCount(width);
-	}
+	]);
 	await expect(decodeSection(page).getByRole("status")).toContainText("Decoded a Snowflake");
 });
 
-test("decodes another system's ID with a layout preset (Discord)", async ({ page }) => {
+test("decodes another system's ID with a layout preset (Discord), bits included", async ({
+	page,
+}) => {
 	await page.getByRole("combobox", { name: "Snowflake layout" }).selectOption("discord");
 	await decode(page, "175928847299117063");
+	await expect(decodedField(page, "Layout")).toHaveText("discord");
 	await expect(decodedField(page, "Time")).toContainText("2016-04-30T11:18:25.796Z");
 	await expect(decodedField(page, "Worker ID")).toHaveText("1");
-	await expect(decodedField(page, "processId")).toHaveText("0");
-	await expect(decodedField(page, "increment")).toHaveText("7");
+	await expect(decodedField(page, "Process ID")).toHaveText("0");
+	await expect(decodedField(page, "Increment")).toHaveText("7");
+	// Discord's IDs use all 64 bits: no sign bit.
+	await expectSnowflakeBits(page, 175928847299117063n, [
+		["sign", 0],
+		["time", 42],
+		["worker", 5],
+		["process", 5],
+		["increment", 12],
+	]);
+	await expect(segmentValue(page, "Process ID")).toHaveText("0");
+	await expect(segmentValue(page, "Increment")).toHaveText("7");
 });
 
 test("clicking a generated ULID decodes it into 128 bits", async ({ page }) => {
@@ -169,6 +217,19 @@ test("copies all generated IDs at once", async ({ page }) => {
 	await page.getByRole("button", { name: "Copy all" }).click();
 	await expect(generateStatus(page)).toContainText("Copied 3 IDs");
 	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ids.join("\n"));
+});
+
+test("links the API reference and the OpenAPI description", async ({ page }) => {
+	const footer = page.getByRole("contentinfo");
+	await expect(footer.getByRole("link", { name: "API reference" })).toHaveAttribute(
+		"href",
+		"/docs",
+	);
+	const openApi = footer.getByRole("link", { name: "OpenAPI description" });
+	await expect(openApi).toHaveAttribute("href", "/openapi.json");
+	await openApi.click();
+	await expect(page).toHaveURL(/\/openapi\.json$/);
+	expect(JSON.parse((await page.textContent("body")) ?? "")).toMatchObject({ openapi: "3.1.0" });
 });
 
 test("shows where keyboard focus is", async ({ page }) => {

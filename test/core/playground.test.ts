@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeId } from "../../src/ids/decode";
+import { DECODE_PRESETS, decodeForeign, PRESET_NAMES } from "../../src/ids/foreign-layouts";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { UlidFactory } from "../../src/ids/ulid";
 import { UuidV7Factory } from "../../src/ids/uuidv7";
@@ -95,6 +96,35 @@ describe("the playground's bit fields", () => {
 		expect(fieldsOf({ type: "snowflake", id }, SONYFLAKE_LIKE).some((f) => f.sub)).toBe(false);
 	});
 
+	it("cut another system's ID as the decoder reads it, under every preset", () => {
+		for (const name of PRESET_NAMES) {
+			const layout = DECODE_PRESETS[name];
+			const total = layout.fields.reduce((sum, field) => sum + field.bits, layout.timeBits);
+			const fields = fieldsOf({ type: "snowflake", id: "0" }, layout);
+			expect(coverage(fields), name).toEqual(Array.from({ length: 64 }, (_, i) => 63 - i));
+			fc.assert(
+				fc.property(fc.bigInt({ min: 0n, max: 2n ** BigInt(total) - 1n }), (value) => {
+					const decoded = decodeForeign(value.toString(), layout);
+					const time = fieldValue(value, byKey(fields, "time").ranges);
+					expect(layout.epoch + Number(time) * layout.timeUnitMs).toBe(decoded.timestamp);
+					for (const field of layout.fields) {
+						const shown = byKey(fields, field.name.replace(/Id$/, ""));
+						expect(fieldValue(value, shown.ranges), `${name} ${field.name}`).toBe(
+							BigInt(decoded[field.name] ?? -1),
+						);
+					}
+				}),
+			);
+		}
+		const discord = fieldsOf({ type: "snowflake", id: "0" }, DECODE_PRESETS.discord);
+		expect(discord.map((f) => `${f.name} ${widthOf(f.ranges)}`)).toEqual([
+			"Time 42",
+			"Worker ID 5",
+			"Process ID 5",
+			"Increment 12",
+		]);
+	});
+
 	it("shows the datacenter × machine split of worker IDs only under Twitter's layout", () => {
 		expect(workerIdRange(TWITTER_LAYOUT)).toBe("0–1023 (datacenter 0–31 × machine 0–31)");
 		// 10 worker bits, another epoch: no datacenters (the decoder says none either).
@@ -152,10 +182,10 @@ describe("the playground's bit fields", () => {
 });
 
 describe("the playground's requests", () => {
-	it("accepts a count from 1 to 1000 written in digits", () => {
+	it("accepts a count from 1 to 10,000 (MAX_BATCH's default) written in digits", () => {
 		expect(parseShownCount(" 5 ")).toBe(5);
-		expect(parseShownCount("1000")).toBe(1000);
-		for (const bad of ["", "0", "1001", "-1", "1.5", "1e3", "five"])
+		expect(parseShownCount("10000")).toBe(10_000);
+		for (const bad of ["", "0", "10001", "-1", "1.5", "1e3", "10,000", "five"])
 			expect(parseShownCount(bad), bad).toBeUndefined();
 	});
 

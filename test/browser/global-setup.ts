@@ -7,7 +7,7 @@
  * Each start runs the playground build (wrangler.toml's `build`), which rewrites
  * public/playground.js: the locked server's build lands while the open one runs.
  * That cannot disturb a test: every build ends before its server first answers
- * `/health`, so before any test, and under a custom build wrangler dev 4.86 does
+ * `/health`, so before any test, and under a custom build wrangler dev (checked on 4.86) does
  * not reload on asset changes (it logs them; its asset watcher's reload needs a
  * bundle that only its own bundler, unused here, sets).
  */

@@ -26,7 +26,11 @@ export default defineConfig({
 		projects: [
 			{
 				// The runtime-neutral ID core: plain TypeScript on a fake clock.
-				test: { name: "core", include: ["test/core/**/*.test.ts"], environment: "node" },
+				test: {
+					name: "core",
+					include: ["test/core/**/*.test.ts", "test/shared/**/*.test.ts"],
+					environment: "node",
+				},
 			},
 			{
 				// Two Workers from their real bundles in Miniflare: the service and a consumer.

@@ -2,6 +2,7 @@ import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { type IdServiceRpc, idErrorCode } from "../../src/client";
 import type { IdService } from "../../src/index";
+import { expectSnowflakesIncreasing } from "../shared/order";
 import { startServiceAndConsumer } from "./setup";
 
 let mf: Miniflare;
@@ -27,9 +28,7 @@ describe("IdService over a service binding", () => {
 		const second = await IDS.snowflake({ workerId: 5, count: 2 });
 		expect(first.type).toBe("snowflake");
 		expect(first.workerId).toBe(5);
-		const ids = [...first.ids, ...second.ids].map(BigInt);
-		for (let i = 1; i < ids.length; i++)
-			expect((ids[i] as bigint) > (ids[i - 1] as bigint)).toBe(true);
+		expectSnowflakesIncreasing([...first.ids, ...second.ids]);
 	});
 
 	it("snowflake: picks a worker ID when none is named", async () => {

@@ -1,7 +1,9 @@
 /** TypeIDs, Snowflake text forms, decode of both, and /range, through the Worker. */
+
 import { describe, expect, it } from "vitest";
 import { snowflakeFromBase32, snowflakeToBase32 } from "../../src/ids/snowflake-base32";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "../core/typeid-spec";
+import { expectSnowflakesIncreasing, expectTextIncreasing } from "../shared/order";
 import { call, callJson } from "./helpers";
 
 type Ids = { type: string; prefix?: string; workerId?: number; ids: string[] };
@@ -18,9 +20,7 @@ describe("/typeid", () => {
 		expect(body).toMatchObject({ type: "typeid", prefix: "user" });
 		expect(body.ids).toHaveLength(50);
 		for (const id of body.ids) expect(id).toMatch(TYPEID);
-		for (let i = 1; i < body.ids.length; i++) {
-			expect((body.ids[i] as string) > (body.ids[i - 1] as string)).toBe(true);
-		}
+		expectTextIncreasing(body.ids);
 		const decoded = await callJson(`/decode/${body.ids[0]}`);
 		expect(decoded.body).toMatchObject({ type: "typeid", prefix: "user", version: 7 });
 	});
@@ -130,10 +130,8 @@ describe("Snowflake text forms", () => {
 		expect(body.workerId).toBe(21);
 		for (const id of body.ids) expect(id).toMatch(/^[0-7][0-9a-hjkmnp-tv-z]{12}$/);
 		const numbers = body.ids.map(snowflakeFromBase32);
-		for (let i = 1; i < numbers.length; i++) {
-			expect((numbers[i] as bigint) > (numbers[i - 1] as bigint)).toBe(true);
-			expect((body.ids[i] as string) > (body.ids[i - 1] as string)).toBe(true);
-		}
+		expectSnowflakesIncreasing(numbers);
+		expectTextIncreasing(body.ids);
 		const decoded = await callJson(`/decode/${body.ids[0]}?format=base32`);
 		expect(decoded.body).toMatchObject({
 			type: "snowflake",

@@ -50,13 +50,6 @@ export async function useTestClock(
 	return clock;
 }
 
-export function expectIncreasing(ids: string[]): boolean {
-	for (let i = 1; i < ids.length; i++) {
-		if (BigInt(ids[i] as string) <= BigInt(ids[i - 1] as string)) return false;
-	}
-	return true;
-}
-
 /** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
 export function issueOrder(answers: { status: number; body: { ids: string[] } }[]): string[] {
 	return answers

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
+import { expectSnowflakesIncreasing } from "../shared/order";
 import { call, callJson } from "./helpers";
 
 const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, i) => i); // wrangler.toml: 0-31
@@ -85,8 +86,7 @@ describe("/snowflake/blocks and /snowflake/:workerId/blocks", () => {
 		}
 		const ids = [...expandBlocks(body.blocks)];
 		expect(BigInt(ids[0] as string) > BigInt(earlier.ids[0] as string)).toBe(true);
-		for (let i = 1; i < ids.length; i++)
-			expect(BigInt(ids[i] as string) > BigInt(ids[i - 1] as string)).toBe(true);
+		expectSnowflakesIncreasing(ids);
 		expect(ids.every((id) => workerOf(id) === 5)).toBe(true);
 		const { body: later } = await callJson<{ ids: string[] }>("/snowflake/5");
 		expect(BigInt(later.ids[0] as string) > BigInt(ids.at(-1) as string)).toBe(true);

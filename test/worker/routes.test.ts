@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, expectIncreasing } from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { call, callJson } from "./helpers";
 
 describe("GET /health and /layout", () => {
 	it("answers health", async () => {
@@ -45,13 +46,13 @@ describe("/snowflake/:workerId", () => {
 			method: "POST",
 		});
 		expect(body.ids).toHaveLength(10_000);
-		expect(expectIncreasing(body.ids)).toBe(true);
+		expectSnowflakesIncreasing(body.ids);
 	});
 
 	it("keeps increasing across requests to one worker ID", async () => {
 		const first = await callJson<{ ids: string[] }>("/snowflake/9?count=5");
 		const second = await callJson<{ ids: string[] }>("/snowflake/9?count=5");
-		expect(expectIncreasing([...first.body.ids, ...second.body.ids])).toBe(true);
+		expectSnowflakesIncreasing([...first.body.ids, ...second.body.ids]);
 	});
 
 	it("accepts leading zeros", async () => {
@@ -70,7 +71,7 @@ describe("/snowflake/:workerId", () => {
 		const lines = (await response.text()).split("\n");
 		expect(lines).toHaveLength(4);
 		expect(lines[3]).toBe("");
-		expect(expectIncreasing(lines.slice(0, 3))).toBe(true);
+		expectSnowflakesIncreasing(lines.slice(0, 3));
 	});
 
 	it("issues IDs unique across concurrent requests", async () => {

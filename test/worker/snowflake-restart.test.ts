@@ -2,14 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import {
-	callJson,
-	expectIncreasing,
-	restart,
-	snowflakeStub,
-	useTestClock,
-	YieldingClock,
-} from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { callJson, restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";
 
 const T = 1_800_000_000_000;
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
@@ -26,7 +20,7 @@ describe("a restarted object never reissues", () => {
 		expect(behind).not.toBe(clock);
 		const after = await callJson<Ids>("/snowflake/30?count=500");
 		expect(after.status).toBe(200);
-		expect(expectIncreasing([...before.body.ids, ...after.body.ids])).toBe(true);
+		expectSnowflakesIncreasing([...before.body.ids, ...after.body.ids]);
 		// It went on from the stored mark (T + lease) + 1 as borrowed time: the lease and
 		// MAX_BORROW_MS (5) of the lead are borrowed, the 400 ms step back beyond them waited out.
 		const tickOf = (id: string | undefined) => layout.decompose(BigInt(id as string)).tick;
@@ -47,7 +41,7 @@ describe("a restarted object never reissues", () => {
 			await restart(31);
 		}
 		expect(new Set(seen).size).toBe(200);
-		expect(expectIncreasing(seen)).toBe(true);
+		expectSnowflakesIncreasing(seen);
 	});
 
 	it("refuses with layout_mismatch when its IDs were issued under another layout", async () => {

@@ -2,11 +2,13 @@
  * The generator's fast path: calls that need no wait are issued synchronously,
  * all others go through the queue.
  */
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
 import type { IdRun } from "../../src/ids/snowflake";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import { FrozenClock, ScriptedClock } from "./fake-clock";
 import { fieldsOf, generator, layout } from "./snowflake-setup";
 
@@ -31,7 +33,6 @@ class GatedClock implements Clock {
 	}
 }
 
-const tickOf = (id: string) => layout.decompose(BigInt(id)).tick;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // Calls that need no wait are issued synchronously (the fast path), all others go

@@ -12,14 +12,16 @@
  *
  * Requests go straight to `app.fetch` (see clock-fault-requests.ts).
  */
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import {
 	appJson,
 	big,
 	concurrentRequests,
-	type ErrorBody,
 	faultTally,
 	type Ids,
 	issueOrder,
@@ -30,7 +32,6 @@ import {
 	objectStats,
 	REGRESSIONS_MS,
 	T,
-	tickOf,
 } from "./clock-fault-requests";
 import { useTestClock, YieldingClock } from "./helpers";
 

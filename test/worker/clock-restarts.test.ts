@@ -6,8 +6,10 @@
  *
  * Worker IDs 120-128 (storage is per file; IDs are per test).
  */
+
 import { describe, expect, it } from "vitest";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import {
 	appJson,
 	big,
@@ -22,7 +24,6 @@ import {
 	objectStats,
 	REGRESSIONS_MS,
 	T,
-	tickOf,
 } from "./clock-fault-requests";
 import { captureErrorLog, restart, useTestClock } from "./helpers";
 

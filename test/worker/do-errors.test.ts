@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
 import { app } from "../../src/worker/app";
 import { snowflakeIds } from "../../src/worker/operations";
@@ -70,7 +71,7 @@ describe("errors of the Durable Object hop", () => {
 		);
 		expect(response.status).toBe(503);
 		expect(response.headers.get("Retry-After")).toBe("1");
-		const body = (await response.json()) as { error: { code: string; message: string } };
+		const body = (await response.json()) as ErrorBody;
 		expect(body.error.code).toBe("unavailable");
 		expect(body.error.message).not.toContain("Durable Object is");
 		expect(fake.calls()).toBe(2);
@@ -94,7 +95,7 @@ describe("errors of the Durable Object hop", () => {
 		);
 		expect(response.status).toBe(500);
 		expect(logged).toHaveLength(1);
-		expect(((await response.json()) as { error: { code: string } }).error.code).toBe("internal");
+		expect(((await response.json()) as ErrorBody).error.code).toBe("internal");
 		expect(fake.calls()).toBe(1);
 	});
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { app } from "../../src/worker/app";
 import { call, callJson } from "./helpers";
-
-type ErrorBody = { error: { code: string; message: string } };
 
 async function expectError(path: string, status: number, code: string, init?: RequestInit) {
 	const response = await call(path, init);

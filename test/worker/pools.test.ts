@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import { call, callJson } from "./helpers";
 
 const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, i) => i); // wrangler.toml: 0-31
@@ -12,8 +14,6 @@ async function objectCalls(workerIds: number[]): Promise<number> {
 	return answers.reduce((total, { body }) => total + body.requests, 0);
 }
 
-const layoutShift = 22n; // Twitter layout: 10 worker bits + 12 sequence bits
-const tickOf = (id: string) => BigInt(id) >> layoutShift;
 const workerOf = (id: string) => Number((BigInt(id) >> 12n) & 1023n);
 
 describe("auto /snowflake from the isolate's pool", () => {
@@ -105,7 +105,7 @@ describe("/snowflake/blocks and /snowflake/:workerId/blocks", () => {
 		["/snowflake/3/blocks?count=abc", "invalid_count"],
 		["/snowflake/1024/blocks?count=5", "invalid_worker_id"],
 	])("%s is a 400 %s naming the allowed range", async (path, code) => {
-		const { status, body } = await callJson<{ error: { code: string; message: string } }>(path);
+		const { status, body } = await callJson<ErrorBody>(path);
 		expect(status).toBe(400);
 		expect(JSON.stringify(body)).toContain(code);
 		expect(JSON.stringify(body)).toContain(code === "invalid_count" ? "[1, 1000000]" : "[0, 1023]");

@@ -3,9 +3,11 @@
  * that reset on 10-s clock boundaries, so every test decides the limiter's answer
  * with a spy instead of racing the window.
  */
+
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { app } from "../../src/worker/app";
 import { snowflakeStub } from "./helpers";
 
@@ -33,7 +35,7 @@ describe("rate limiting", () => {
 		const response = await send("/snowflake/801?count=5", { headers: FAR_AWAY });
 		expect(response.status).toBe(429);
 		expect(response.headers.get("Retry-After")).toBe("10");
-		const body = (await response.json()) as { error: { code: string; message: string } };
+		const body = (await response.json()) as ErrorBody;
 		expect(body.error.code).toBe("rate_limited");
 		expect(body.error.message).toMatch(/rate limit/);
 		expect(limit).toHaveBeenCalledWith({ key: "ip:203.0.113.9" });

@@ -7,13 +7,14 @@
  * security.test.ts), and `SNOWFLAKE` is the real namespace behind a recorder of
  * the `get()` options.
  */
+
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { app } from "../../src/worker/app";
 import { IdService } from "../../src/worker/rpc";
 
-type ErrorBody = { error: { code: string; message: string } };
 type Location = { latitude: string; longitude: string };
 
 /** Each hint, 4 worker IDs: wnam 200-203, enam 204-207, … me 232-235. */

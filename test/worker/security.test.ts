@@ -9,9 +9,11 @@
  *
  * Worker IDs 170-199 (storage is per file).
  */
+
 import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { app } from "../../src/worker/app";
 import { IdService } from "../../src/worker/rpc";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
@@ -22,7 +24,6 @@ const ALLOWED = "https://a.example";
 const ALSO_ALLOWED = "https://b.example";
 const EVIL = "https://evil.example";
 
-type ErrorBody = { error: { code: string; message: string } };
 type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** The app under a config of its own (a new env object, so a new parsed config). */

@@ -4,9 +4,12 @@
  * then polls with a timer, never a spin, while everything else keeps answering.
  * Worker ID 109 and 110.
  */
+
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import { callJson, issueOrder, useTestClock, YieldingClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
@@ -14,10 +17,6 @@ const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host 
 const MAX_BORROW_MS = 5; // MAX_BORROW_MS in wrangler.toml
 
 type Ids = { ids: string[] };
-type ErrorBody = { error: { code: string; message: string } };
-
-const big = (id: string | undefined) => BigInt(id as string);
-const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
 const stats = async (workerId: number) => (await callJson(`/snowflake/${workerId}/stats`)).body;
 
 /** A clock that does not move at all, not even while the generator sleeps. */

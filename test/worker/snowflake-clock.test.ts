@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { callJson, useTestClock } from "./helpers";
@@ -33,7 +34,7 @@ describe("the Durable Object on a test clock", () => {
 		const clock = await useTestClock(21, T);
 		const before = await callJson<Ids>("/snowflake/21");
 		clock.time = T - 5_000;
-		const refused = await callJson<{ error: { code: string } }>("/snowflake/21");
+		const refused = await callJson<ErrorBody>("/snowflake/21");
 		expect(refused.status).toBe(503);
 		expect(refused.body.error.code).toBe("clock_regression");
 		expect(refused.headers.get("Retry-After")).toBe("5");
@@ -73,7 +74,7 @@ describe("the Durable Object on a test clock", () => {
 
 	it("refuses with layout_exhausted past the layout's range", async () => {
 		const clock = await useTestClock(24, layout.exhaustsAt);
-		const refused = await callJson<{ error: { code: string; message: string } }>("/snowflake/24");
+		const refused = await callJson<ErrorBody>("/snowflake/24");
 		expect(refused.status).toBe(500);
 		expect(refused.body.error.code).toBe("layout_exhausted");
 		expect(refused.body.error.message).toContain("2080-07-10T17:30:30.209Z");

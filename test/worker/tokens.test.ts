@@ -4,10 +4,12 @@
  * budget per token however auth lets it be spelled. Limiter answers are spies,
  * as in rate-limit.test.ts. No object is reached (stateless routes only).
  */
+
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
 import { app } from "../../src/worker/app";
 import { bearerToken } from "../../src/worker/bearer-token";
@@ -17,8 +19,6 @@ import { IdService } from "../../src/worker/rpc";
 const CURRENT = "current-token_0123456789";
 const NEXT = "next/token+value==";
 const FAR_AWAY = { "CF-Connecting-IP": "203.0.113.9" };
-
-type ErrorBody = { error: { code: string; message: string } };
 
 function appWith(vars: Record<string, unknown>) {
 	const own = { ...env, ...vars } as Env;

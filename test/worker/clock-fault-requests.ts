@@ -7,13 +7,10 @@
  * send about 500, and each `exports.default.fetch` costs 2-4 ms in the test runtime
  * against 0.1 ms for the app itself.
  */
-
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { app } from "../../src/worker/app";
+import { fetchApp, jsonAnswer } from "../shared/fetch-app";
 import { printTestStats } from "./helpers";
 
 export const layout = new SnowflakeLayout(TWITTER_LAYOUT);
@@ -43,9 +40,7 @@ export async function appJson<T>(
 	path: string,
 	init?: RequestInit,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-	const request = new Request(`https://ids.test${path}`, init);
-	const response = await app.fetch(request, env, createExecutionContext());
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+	return jsonAnswer<T>(await fetchApp(path, init));
 }
 
 export const big = (id: string | undefined) => BigInt(id as string);

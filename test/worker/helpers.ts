@@ -1,13 +1,9 @@
-import {
-	abortAllDurableObjects,
-	createExecutionContext,
-	runInDurableObject,
-} from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject, vi } from "vitest";
-import { app } from "../../src/worker/app";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { FrozenClock } from "../core/fake-clock";
+import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 /** A request to the Worker under test, as a client would send it. */
 export function call(path: string, init?: RequestInit): Promise<Response> {
@@ -18,8 +14,7 @@ export async function callJson<T = Record<string, unknown>>(
 	path: string,
 	init?: RequestInit,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-	const response = await call(path, init);
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+	return jsonAnswer<T>(await call(path, init));
 }
 
 export function snowflakeStub(workerId: number) {
@@ -114,13 +109,11 @@ export async function captureErrorLog<T>(body: () => T | Promise<T>): Promise<[T
  * that answers status and JSON body. Its objects still run the test config's vars.
  */
 export function appWith(vars: Record<string, string>) {
-	const own = { ...env, ...vars } as Env;
+	const own = envWith(vars);
 	return async (path: string) => {
-		const response = await app.fetch(
-			new Request(`https://ids.test${path}`),
-			own,
-			createExecutionContext(),
+		const { status, body } = await jsonAnswer<Record<string, unknown>>(
+			await fetchApp(path, undefined, own),
 		);
-		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+		return { status, body };
 	};
 }

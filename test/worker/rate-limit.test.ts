@@ -3,23 +3,17 @@
  * that reset on 10-s clock boundaries, so every test decides the limiter's answer
  * with a spy instead of racing the window.
  */
-
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { app } from "../../src/worker/app";
+import { envWith, fetchApp } from "../shared/fetch-app";
 import { snowflakeStub } from "./helpers";
 
 const TOKEN = "rate-limit-test-token-0123456789";
 const FAR_AWAY = { "CF-Connecting-IP": "203.0.113.9" };
 
 function send(path: string, init?: RequestInit, vars: Record<string, unknown> = {}) {
-	return app.fetch(
-		new Request(`https://ids.test${path}`, init),
-		{ ...env, ...vars } as Env,
-		createExecutionContext(),
-	);
+	return fetchApp(path, init, envWith(vars));
 }
 
 function answerLimit(success: boolean) {
@@ -83,11 +77,7 @@ describe("rate limiting", () => {
 		expect((await send("/ulid", { headers: FAR_AWAY })).status).toBe(429);
 		limit.mockClear();
 		const { RATE_LIMITER: _, ...withoutBinding } = env;
-		const response = await app.fetch(
-			new Request("https://ids.test/ulid", { headers: FAR_AWAY }),
-			withoutBinding as Env,
-			createExecutionContext(),
-		);
+		const response = await fetchApp("/ulid", { headers: FAR_AWAY }, withoutBinding as Env);
 		expect(response.status).toBe(200);
 		expect(limit).not.toHaveBeenCalled();
 	});

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
 import type { IdRun } from "../../src/ids/snowflake";
+import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
-import { FrozenClock, ScriptedClock } from "./fake-clock";
 import { fieldsOf, generator, layout } from "./snowflake-setup";
 
 /**

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import type { IdRun } from "../../src/ids/snowflake";
+import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
-import { FrozenClock, ScriptedClock } from "./fake-clock";
 import { fieldsOf, generator, layout } from "./snowflake-setup";
 
 describe("SnowflakeGenerator", () => {

@@ -1,4 +1,4 @@
-/** Config: defaults that fit every valid layout, impossible widths explained, parsed once. */
+/** Config: defaults that fit every valid layout, impossible widths explained, bounds, parsed once. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { configFrom, MAX_LEASE_MS, parseConfig } from "../../src/worker/config";
@@ -102,5 +102,20 @@ describe("config defaults", () => {
 		);
 		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "0" }).poolMaxAgeMs).toBe(0);
 		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "10" }).poolMaxAgeMs).toBe(10);
+	});
+});
+
+describe("LEASE_MS and the new settings", () => {
+	it("bounds LEASE_MS to a few seconds, MAX_BORROW_MS to 1,000 and MAX_WAIT_MS to 60,000", () => {
+		expect(() => parseConfig({ LEASE_MS: "60000" })).toThrow(
+			/LEASE_MS must be an integer in \[1, 5000\]/,
+		);
+		expect(() => parseConfig({ MAX_BORROW_MS: "1001" })).toThrow(/MAX_BORROW_MS/);
+		expect(() => parseConfig({ MAX_WAIT_MS: "0" })).toThrow(/MAX_WAIT_MS/);
+		expect(parseConfig({})).toMatchObject({ leaseMs: 1_000, maxBorrowMs: 5, maxWaitMs: 2_000 });
+		expect(parseConfig({ MAX_BORROW_MS: "0", LEASE_MS: "5000" })).toMatchObject({
+			maxBorrowMs: 0,
+			leaseMs: 5_000,
+		});
 	});
 });

@@ -2,7 +2,7 @@ import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject, vi } from "vitest";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { FrozenClock } from "../core/fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 /** A request to the Worker under test, as a client would send it. */
@@ -22,9 +22,9 @@ export function snowflakeStub(workerId: number) {
 }
 
 /**
- * The core tests' FrozenClock (time moves only by what `sleep` waits, or what a
- * test sets) whose `sleep` also yields to the event loop for real, so other
- * requests interleave as they do in a Durable Object awaiting a timer.
+ * The shared FrozenClock (time moves only by what `sleep` waits, or what a test
+ * sets) whose `sleep` also yields to the event loop for real, so other requests
+ * interleave as they do in a Durable Object awaiting a timer.
  */
 export class YieldingClock extends FrozenClock {
 	override async sleep(ms: number): Promise<void> {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { type IdServiceRpc, idErrorCode } from "../../src/client";
 import type { IdService } from "../../src/index";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
 import { startServiceAndConsumer } from "./setup";
 
 let mf: Miniflare;
@@ -50,16 +51,7 @@ describe("IdService over a service binding", () => {
 	});
 
 	it("decode: the spec vectors", async () => {
-		expect(await IDS.decode("910499571847892992")).toEqual({
-			type: "snowflake",
-			id: "910499571847892992",
-			timestamp: 1505914988849,
-			time: "2017-09-20T13:43:08.849Z",
-			workerId: 569,
-			sequence: 0,
-			datacenterId: 17,
-			machineId: 25,
-		});
+		expect(await IDS.decode(TWITTER_EXAMPLE.id)).toEqual(TWITTER_EXAMPLE.decoded);
 		expect(await IDS.decode("01ARYZ6S41TSV4RRFFQ69G5FAV")).toMatchObject({
 			type: "ulid",
 			timestamp: 1469918176385,

@@ -104,6 +104,21 @@ export async function captureErrorLog<T>(body: () => T | Promise<T>): Promise<[T
 	}
 }
 
+/** The SNOWFLAKE_* vars of a layout: bits of time, worker ID and sequence, and the tick in ms. */
+export function layoutVars(bits: {
+	time?: number;
+	worker?: number;
+	sequence?: number;
+	unitMs?: number;
+}) {
+	const vars: Record<string, string> = {};
+	if (bits.time !== undefined) vars.SNOWFLAKE_TIME_BITS = String(bits.time);
+	if (bits.worker !== undefined) vars.SNOWFLAKE_WORKER_BITS = String(bits.worker);
+	if (bits.sequence !== undefined) vars.SNOWFLAKE_SEQUENCE_BITS = String(bits.sequence);
+	if (bits.unitMs !== undefined) vars.SNOWFLAKE_TIME_UNIT_MS = String(bits.unitMs);
+	return vars;
+}
+
 /**
  * The app under other vars (a new env, so its own parsed config and pools): a GET
  * that answers status and JSON body. Its objects still run the test config's vars.

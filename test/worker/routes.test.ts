@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectSnowflakesIncreasing } from "../shared/order";
+import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
 import { call, callJson } from "./helpers";
 
 describe("GET /health and /layout", () => {
@@ -148,18 +149,9 @@ describe("/ulid and /uuidv7", () => {
 
 describe("GET /decode/:id", () => {
 	it("decodes Twitter's worked example", async () => {
-		const { status, body } = await callJson("/decode/910499571847892992");
+		const { status, body } = await callJson(`/decode/${TWITTER_EXAMPLE.id}`);
 		expect(status).toBe(200);
-		expect(body).toEqual({
-			type: "snowflake",
-			id: "910499571847892992",
-			timestamp: 1505914988849,
-			time: "2017-09-20T13:43:08.849Z",
-			workerId: 569,
-			sequence: 0,
-			datacenterId: 17,
-			machineId: 25,
-		});
+		expect(body).toEqual(TWITTER_EXAMPLE.decoded);
 	});
 
 	it("decodes a ULID, case-insensitively, to its canonical form", async () => {

@@ -6,7 +6,6 @@
  * once from the mark + 1 instead of waiting (or answering 503) until the mark passes.
  */
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../../src/ids/clock";
 import { SnowflakeLayout } from "../../src/ids/layout";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator } from "./snowflake-setup";
@@ -21,13 +20,8 @@ const slow = new SnowflakeLayout({
 });
 
 /** A clock that never moves, not even while sleeping; sleeps return at once. */
-class StuckClock implements Clock {
-	readonly sleeps: number[] = [];
-	constructor(readonly time: number) {}
-	now(): number {
-		return this.time;
-	}
-	async sleep(ms: number): Promise<void> {
+class StuckClock extends FrozenClock {
+	override async sleep(ms: number): Promise<void> {
 		this.sleeps.push(ms);
 	}
 }

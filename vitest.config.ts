@@ -24,9 +24,26 @@ export default defineConfig({
 		// would only be noise.
 		onConsoleLog: (log) => !log.startsWith('{"requestId"') && !log.startsWith('{"rpc"'),
 		projects: [
+			// Three runtimes. In Node, plain TypeScript, one project for each part tested:
 			{
-				// The runtime-neutral ID core: plain TypeScript on a fake clock.
-				test: { name: "core", include: ["test/core/**/*.test.ts"], environment: "node" },
+				// The runtime-neutral ID core (src/ids) on a fake clock, and the tests' own checks.
+				test: {
+					name: "core",
+					include: ["test/core/**/*.test.ts", "test/shared/**/*.test.ts"],
+					environment: "node",
+				},
+			},
+			{
+				// The HTTP client and its pool (src/client*.ts) against a stand-in fetch.
+				test: { name: "client", include: ["test/client/**/*.test.ts"], environment: "node" },
+			},
+			{
+				// The playground's logic (src/playground): bit views and the requests it builds.
+				test: {
+					name: "playground",
+					include: ["test/playground/**/*.test.ts"],
+					environment: "node",
+				},
 			},
 			{
 				// Two Workers from their real bundles in Miniflare: the service and a consumer.
@@ -40,7 +57,7 @@ export default defineConfig({
 				},
 			},
 			{
-				// The Worker, its Durable Object and routes, inside workerd.
+				// The Worker, its Durable Object, routes and config, inside workerd.
 				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
 				test: {
 					name: "worker",

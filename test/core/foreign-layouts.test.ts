@@ -8,19 +8,13 @@ import {
 	type ForeignLayout,
 } from "../../src/ids/foreign-layouts";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { DISCORD_EXAMPLE } from "../shared/spec-vectors";
 
 describe("decoding other systems' IDs", () => {
 	it("reads Discord's documented example (API reference, 'Snowflakes')", () => {
-		expect(decodeForeign("175928847299117063", DECODE_PRESETS.discord)).toEqual({
-			type: "snowflake",
-			id: "175928847299117063",
-			layout: "discord",
-			timestamp: 1462015105796,
-			time: "2016-04-30T11:18:25.796Z",
-			workerId: 1,
-			processId: 0,
-			increment: 7,
-		});
+		expect(decodeForeign(DISCORD_EXAMPLE.id, DECODE_PRESETS.discord)).toEqual(
+			DISCORD_EXAMPLE.decoded,
+		);
 	});
 
 	it("answers each preset's fields in the layout's order, high bits first", () => {

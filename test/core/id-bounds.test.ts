@@ -12,7 +12,7 @@ import { snowflakeToBase32 } from "../../src/ids/snowflake-base32";
 import { TypeIdFactory } from "../../src/ids/typeid";
 import { UlidFactory } from "../../src/ids/ulid";
 import { UuidV7Factory } from "../../src/ids/uuidv7";
-import { FrozenClock } from "./fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 
 const LAYOUTS: Record<string, LayoutConfig> = {
 	twitter: TWITTER_LAYOUT,

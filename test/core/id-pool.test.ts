@@ -6,6 +6,7 @@ import {
 	runsOfBlocks,
 	type SnowflakeBlock,
 } from "../../src/ids/blocks";
+import { expectSnowflakesIncreasing } from "../shared/order";
 import { ids, setup, ticks } from "./pool-setup";
 import { layout } from "./snowflake-setup";
 
@@ -131,8 +132,7 @@ describe("IdPool", () => {
 						for (const block of takes) {
 							const got = ids(block);
 							expect(got).toHaveLength(step.count);
-							for (let i = 1; i < got.length; i++)
-								expect((got[i] as bigint) > (got[i - 1] as bigint)).toBe(true);
+							expectSnowflakesIncreasing(got);
 							for (const run of block.runs) {
 								expect(clock.now() - layout.msOf(run.tick)).toBeLessThanOrEqual(maxAgeMs);
 							}

@@ -57,10 +57,3 @@ export function expectIdError(run: () => unknown, code: string, message?: RegExp
 	if (message) expect(error.detail).toMatch(message);
 	return error;
 }
-
-export function expectStrictlyIncreasing(ids: string[]): void {
-	for (let i = 1; i < ids.length; i++) {
-		const [before, after] = [ids[i - 1] ?? "", ids[i] ?? ""];
-		if (!(before < after)) throw new Error(`not increasing at ${i}: ${before} then ${after}`);
-	}
-}

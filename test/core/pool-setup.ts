@@ -3,7 +3,7 @@
  * bits with epoch 0, so clock readings are ticks), counting object calls.
  */
 import { type IdBlock, IdPool, type IdPoolOptions } from "../../src/ids/id-pool";
-import { FrozenClock } from "./fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 import { generator, layout } from "./snowflake-setup";
 
 /** What a test may build its own refill from: the generator's issue call and the clock. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { SnowflakeGenerator } from "../../src/ids/snowflake";
-import { FrozenClock } from "./fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 
 const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });
 const LEASE_MS = 20;

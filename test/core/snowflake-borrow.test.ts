@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { IdRun, SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
-import { FrozenClock } from "./fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 import { layout, generator as sharedGenerator } from "./snowflake-setup";
 
 const BORROW = 5;

@@ -2,12 +2,15 @@
  * The generator's fast path: calls that need no wait are issued synchronously,
  * all others go through the queue.
  */
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
 import type { IdRun } from "../../src/ids/snowflake";
-import { FrozenClock, ScriptedClock } from "./fake-clock";
-import { expectStrictlyIncreasing, fieldsOf, generator, layout } from "./snowflake-setup";
+import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
+import { fieldsOf, generator, layout } from "./snowflake-setup";
 
 /**
  * A clock whose sleeps end only when the test says so; reads return `time`, which
@@ -30,7 +33,6 @@ class GatedClock implements Clock {
 	}
 }
 
-const tickOf = (id: string) => layout.decompose(BigInt(id)).tick;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // Calls that need no wait are issued synchronously (the fast path), all others go
@@ -63,7 +65,7 @@ describe("SnowflakeGenerator fast path", () => {
 		clock.time = 5;
 		const ids = await gen.next(4_034);
 		expect(ids).toHaveLength(4_034);
-		expectStrictlyIncreasing(ids);
+		expectSnowflakesIncreasing(ids);
 		expect(fieldsOf(ids).at(0)).toMatchObject({ tick: 5, sequence: 63 });
 		expect(fieldsOf(ids).at(-1)).toMatchObject({ tick: 6, sequence: 63 });
 		expect(clock.sleeps).toEqual([1]);
@@ -82,7 +84,7 @@ describe("SnowflakeGenerator fast path", () => {
 		clock.wake();
 		const [a, b, c] = await Promise.all([first, second, third]);
 		expect(a).toHaveLength(5_000);
-		expectStrictlyIncreasing([...a, ...b]);
+		expectSnowflakesIncreasing([...a, ...b]);
 		expect(fieldsOf(b)).toEqual([{ tick: 11, workerId: 7, sequence: 904 }]);
 		expect(c).toEqual([{ tick: 11, firstSequence: 905, count: 1 }]);
 	});
@@ -182,11 +184,7 @@ describe("SnowflakeGenerator fast path", () => {
 					if (awaitEach) await Promise.all(batch);
 				}
 				const all = (await Promise.all(inCallOrder)).flat();
-				let outOfOrder = 0;
-				for (let i = 1; i < all.length; i++) {
-					if ((all[i] as bigint) <= (all[i - 1] as bigint)) outOfOrder++;
-				}
-				expect(outOfOrder).toBe(0);
+				expectSnowflakesIncreasing(all);
 			}),
 			{ numRuns: 80 },
 		);

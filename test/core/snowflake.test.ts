@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import type { IdRun } from "../../src/ids/snowflake";
-import { FrozenClock, ScriptedClock } from "./fake-clock";
-import { expectStrictlyIncreasing, fieldsOf, generator, layout } from "./snowflake-setup";
+import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { fieldsOf, generator, layout } from "./snowflake-setup";
 
 describe("SnowflakeGenerator", () => {
 	it("waits exactly once when the sequence rolls over (clock 2, 2, 3)", async () => {
@@ -62,7 +63,7 @@ describe("SnowflakeGenerator", () => {
 		const { gen } = generator(clock);
 		const ids = await gen.next(10_000);
 		expect(new Set(ids).size).toBe(10_000);
-		expectStrictlyIncreasing(ids);
+		expectSnowflakesIncreasing(ids);
 		expect(clock.sleeps).toEqual([1, 1]); // 10,000 IDs span three ticks of 4,096
 		expect(fieldsOf(ids).at(-1)?.tick).toBe(7);
 	});
@@ -83,7 +84,7 @@ describe("SnowflakeGenerator", () => {
 		const batches = await Promise.all(Array.from({ length: 50 }, () => gen.next(100)));
 		const ids = batches.flat();
 		expect(new Set(ids).size).toBe(5_000);
-		expectStrictlyIncreasing(ids);
+		expectSnowflakesIncreasing(ids);
 	});
 
 	it("persists a mark a lease ahead, once per lease, before issuing beyond it", async () => {

@@ -12,6 +12,7 @@ import {
 	TypeIdFactory,
 } from "../../src/ids/typeid";
 import { formatUuid, UuidV7Factory } from "../../src/ids/uuidv7";
+import { expectTextIncreasing } from "../shared/order";
 import { prefixes } from "./prefixes";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "./typeid-spec";
 
@@ -188,8 +189,7 @@ describe("TypeIdFactory", () => {
 			...factory.nextBatch(1_700_000_000_000, 500),
 			...factory.nextBatch(1_699_999_999_000, 5),
 		];
-		for (let i = 1; i < ids.length; i++)
-			expect((ids[i] as string) > (ids[i - 1] as string)).toBe(true);
+		expectTextIncreasing(ids);
 		for (const id of ids) {
 			expect(id).toMatch(/^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/);
 			expect(decodeTypeId(id)).toMatchObject({ version: 7, timestamp: 1_700_000_000_000 });

@@ -11,6 +11,7 @@ import type {
 } from "../../src/api";
 import { IdsError, idErrorCode, idsClient } from "../../src/client";
 import type { AppType } from "../../src/index";
+import { DISCORD_EXAMPLE } from "../shared/spec-vectors";
 import { startServiceAndConsumer } from "./setup";
 
 const TOKEN = "client-test-secret";
@@ -87,17 +88,8 @@ describe("the typed HTTP client against the running service", () => {
 	it("decodes another system's ID with a preset or explicit widths (Discord's documented ID)", async () => {
 		const ids = idsClient({ baseUrl, token: TOKEN });
 		expectTypeOf(ids.decode).returns.resolves.toEqualTypeOf<DecodedId | DecodedForeign>();
-		const discord = "175928847299117063"; // Discord's API reference, "Snowflakes"
-		expect(await ids.decode(discord, { layout: "discord" })).toEqual({
-			type: "snowflake",
-			id: discord,
-			layout: "discord",
-			timestamp: 1462015105796,
-			time: "2016-04-30T11:18:25.796Z",
-			workerId: 1,
-			processId: 0,
-			increment: 7,
-		});
+		const discord = DISCORD_EXAMPLE.id;
+		expect(await ids.decode(discord, { layout: "discord" })).toEqual(DISCORD_EXAMPLE.decoded);
 		// Discord's 42 time bits since 2015 with a 10-bit worker field: (1 << 5) | 0.
 		expect(
 			await ids.decode(discord, {

@@ -4,6 +4,7 @@ import { idsClient } from "../../src/client";
 import { createIdPool } from "../../src/client-pool";
 import { expandBlocks } from "../../src/ids/blocks";
 import type { IdService } from "../../src/index";
+import { expectSnowflakesIncreasing } from "../shared/order";
 import { startServiceAndConsumer } from "./setup";
 
 const TOKEN = "pools-test-secret";
@@ -23,12 +24,11 @@ afterAll(() => mf?.dispose());
 function expectUniqueIncreasingPerAnswer(answers: { workerId: number; ids: string[] }[]) {
 	const seen = new Set<string>();
 	for (const { workerId, ids } of answers) {
-		for (let i = 0; i < ids.length; i++) {
-			const id = BigInt(ids[i] as string);
-			expect(Number((id >> 12n) & 1023n)).toBe(workerId);
-			if (i > 0) expect(id > BigInt(ids[i - 1] as string)).toBe(true);
-			expect(seen.has(ids[i] as string)).toBe(false);
-			seen.add(ids[i] as string);
+		expectSnowflakesIncreasing(ids);
+		for (const id of ids) {
+			expect(Number((BigInt(id) >> 12n) & 1023n)).toBe(workerId);
+			expect(seen.has(id)).toBe(false);
+			seen.add(id);
 		}
 	}
 }

@@ -2,6 +2,8 @@ import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { type IdServiceRpc, idErrorCode } from "../../src/client";
 import type { IdService } from "../../src/index";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
 import { startServiceAndConsumer } from "./setup";
 
 let mf: Miniflare;
@@ -27,9 +29,7 @@ describe("IdService over a service binding", () => {
 		const second = await IDS.snowflake({ workerId: 5, count: 2 });
 		expect(first.type).toBe("snowflake");
 		expect(first.workerId).toBe(5);
-		const ids = [...first.ids, ...second.ids].map(BigInt);
-		for (let i = 1; i < ids.length; i++)
-			expect((ids[i] as bigint) > (ids[i - 1] as bigint)).toBe(true);
+		expectSnowflakesIncreasing([...first.ids, ...second.ids]);
 	});
 
 	it("snowflake: picks a worker ID when none is named", async () => {
@@ -51,16 +51,7 @@ describe("IdService over a service binding", () => {
 	});
 
 	it("decode: the spec vectors", async () => {
-		expect(await IDS.decode("910499571847892992")).toEqual({
-			type: "snowflake",
-			id: "910499571847892992",
-			timestamp: 1505914988849,
-			time: "2017-09-20T13:43:08.849Z",
-			workerId: 569,
-			sequence: 0,
-			datacenterId: 17,
-			machineId: 25,
-		});
+		expect(await IDS.decode(TWITTER_EXAMPLE.id)).toEqual(TWITTER_EXAMPLE.decoded);
 		expect(await IDS.decode("01ARYZ6S41TSV4RRFFQ69G5FAV")).toMatchObject({
 			type: "ulid",
 			timestamp: 1469918176385,

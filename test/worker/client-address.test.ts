@@ -3,12 +3,11 @@
  * spelling, IPv4-mapped IPv6 as IPv4, loopback never limited. The pure function
  * on generated addresses, then the keys a request really reaches the limiter with.
  */
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { app } from "../../src/worker/app";
 import { addressKey } from "../../src/worker/middleware/client-address";
+import { fetchApp } from "../shared/fetch-app";
 
 const group = fc.integer({ min: 0, max: 0xffff });
 /** Eight groups, the first not 0: never IPv4-mapped, never loopback. */
@@ -107,10 +106,8 @@ describe("the rate limiter's key for a caller", () => {
 			"2001:db8:aa:bb:dead:beef:0:2",
 			"2001:0DB8:00AA:00BB::ffff",
 		]) {
-			const request = new Request("https://ids.test/uuidv7", {
-				headers: { "CF-Connecting-IP": address },
-			});
-			expect((await app.fetch(request, env, createExecutionContext())).status).toBe(200);
+			const response = await fetchApp("/uuidv7", { headers: { "CF-Connecting-IP": address } });
+			expect(response.status).toBe(200);
 		}
 		expect(new Set(limit.mock.calls.map(([options]) => options.key))).toEqual(
 			new Set(["ip:2001:db8:aa:bb::/64"]),

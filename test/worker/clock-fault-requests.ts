@@ -7,11 +7,10 @@
  * send about 500, and each `exports.default.fetch` costs 2-4 ms in the test runtime
  * against 0.1 ms for the app itself.
  */
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterAll } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { app } from "../../src/worker/app";
+import { fetchApp, jsonAnswer } from "../shared/fetch-app";
 import { printTestStats } from "./helpers";
 
 export const layout = new SnowflakeLayout(TWITTER_LAYOUT);
@@ -23,7 +22,6 @@ export const LEASE_MS = 1_000; // LEASE_MS in wrangler.toml
 export const REGRESSIONS_MS = [1, 10, 100, 999, 1_000, 1_001, 5_000, 10_000];
 
 export type Ids = { ids: string[] };
-export type ErrorBody = { error: { code: string; message: string } };
 export type Answer = { status: number; body: Ids & ErrorBody; headers: Headers };
 
 /** Counts a file's injected faults and the requests sent under them; prints them after the file. */
@@ -42,13 +40,10 @@ export async function appJson<T>(
 	path: string,
 	init?: RequestInit,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-	const request = new Request(`https://ids.test${path}`, init);
-	const response = await app.fetch(request, env, createExecutionContext());
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+	return jsonAnswer<T>(await fetchApp(path, init));
 }
 
 export const big = (id: string | undefined) => BigInt(id as string);
-export const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
 
 /** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
 export function issueOrder(answers: { status: number; body: Ids }[]): string[] {

@@ -6,7 +6,10 @@
  *
  * Worker IDs 120-128 (storage is per file; IDs are per test).
  */
+
 import { describe, expect, it } from "vitest";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import {
 	appJson,
 	big,
@@ -21,9 +24,8 @@ import {
 	objectStats,
 	REGRESSIONS_MS,
 	T,
-	tickOf,
 } from "./clock-fault-requests";
-import { captureErrorLog, expectIncreasing, restart, useTestClock } from "./helpers";
+import { captureErrorLog, restart, useTestClock } from "./helpers";
 
 const tally = faultTally("clock-restarts");
 
@@ -51,7 +53,7 @@ describe("a restart with the clock behind the stored mark (mark = last tick + 1,
 				for (const a of answers) expect(a.status).toBe(200);
 				const ids = issueOrder(answers);
 				expect(new Set(ids).size).toBe(ids.length);
-				expect(expectIncreasing([before.body.ids.at(-1) as string, ...ids])).toBe(true);
+				expectSnowflakesIncreasing([before.body.ids.at(-1) as string, ...ids]);
 				expect(tickOf(ids[0])).toBe(markTick + 1);
 				expect(behind.sleeps).toEqual(waitMs > 0 ? [waitMs] : []);
 				// The wait for the mark is not a clock regression.

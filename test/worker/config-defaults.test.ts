@@ -1,19 +1,19 @@
-/** Config: defaults that fit every valid layout, impossible widths explained, parsed once. */
+/** Config: defaults that fit every valid layout, impossible widths explained, bounds, parsed once. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { configFrom, MAX_LEASE_MS, parseConfig } from "../../src/worker/config";
-import { appWith } from "./helpers";
+import { appWith, layoutVars } from "./helpers";
 
 describe("config defaults", () => {
 	it("fits the default auto set to a layout with fewer than 32 worker IDs", async () => {
-		const small = appWith({ SNOWFLAKE_WORKER_BITS: "3", SNOWFLAKE_SEQUENCE_BITS: "19" });
+		const small = appWith(layoutVars({ worker: 3, sequence: 19 }));
 		expect(await small("/health")).toEqual({ status: 200, body: { status: "ok" } });
 		expect(await small("/layout")).toMatchObject({ status: 200, body: { maxWorkerId: 7 } });
 		expect(await small("/regions")).toMatchObject({ status: 200, body: { autoWorkerIds: "0-7" } });
 	});
 
 	it("uses worker ID 0 alone under a layout without worker bits", async () => {
-		const single = appWith({ SNOWFLAKE_WORKER_BITS: "0", SNOWFLAKE_SEQUENCE_BITS: "22" });
+		const single = appWith(layoutVars({ worker: 0, sequence: 22 }));
 		expect(await single("/regions")).toMatchObject({
 			status: 200,
 			body: { workerIds: "0", autoWorkerIds: "0" },
@@ -22,10 +22,7 @@ describe("config defaults", () => {
 
 	it("says how many time bits can fit when SNOWFLAKE_TIME_BITS is impossible", async () => {
 		const wide = appWith({
-			SNOWFLAKE_TIME_BITS: "52",
-			SNOWFLAKE_WORKER_BITS: "0",
-			SNOWFLAKE_SEQUENCE_BITS: "11",
-			SNOWFLAKE_TIME_UNIT_MS: "1000",
+			...layoutVars({ time: 52, worker: 0, sequence: 11, unitMs: 1000 }),
 			AUTO_WORKER_IDS: "",
 		});
 		const { status, body } = await wide("/layout");
@@ -36,7 +33,7 @@ describe("config defaults", () => {
 				message: expect.stringMatching(/at most 42 time bits fit/),
 			},
 		});
-		const wider = appWith({ SNOWFLAKE_TIME_BITS: "53", SNOWFLAKE_SEQUENCE_BITS: "10" });
+		const wider = appWith(layoutVars({ time: 53, sequence: 10 }));
 		expect(await wider("/layout")).toMatchObject({
 			status: 500,
 			body: {
@@ -102,5 +99,20 @@ describe("config defaults", () => {
 		);
 		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "0" }).poolMaxAgeMs).toBe(0);
 		expect(parseConfig({ ...coarse, POOL_MAX_AGE_MS: "10" }).poolMaxAgeMs).toBe(10);
+	});
+});
+
+describe("LEASE_MS and the new settings", () => {
+	it("bounds LEASE_MS to a few seconds, MAX_BORROW_MS to 1,000 and MAX_WAIT_MS to 60,000", () => {
+		expect(() => parseConfig({ LEASE_MS: "60000" })).toThrow(
+			/LEASE_MS must be an integer in \[1, 5000\]/,
+		);
+		expect(() => parseConfig({ MAX_BORROW_MS: "1001" })).toThrow(/MAX_BORROW_MS/);
+		expect(() => parseConfig({ MAX_WAIT_MS: "0" })).toThrow(/MAX_WAIT_MS/);
+		expect(parseConfig({})).toMatchObject({ leaseMs: 1_000, maxBorrowMs: 5, maxWaitMs: 2_000 });
+		expect(parseConfig({ MAX_BORROW_MS: "0", LEASE_MS: "5000" })).toMatchObject({
+			maxBorrowMs: 0,
+			leaseMs: 5_000,
+		});
 	});
 });

@@ -4,7 +4,7 @@
  * cost no memory to parse.
  */
 import { describe, expect, it } from "vitest";
-import { appWith } from "./helpers";
+import { appWith, layoutVars } from "./helpers";
 
 const refusal = (max: number) => ({
 	status: 400,
@@ -18,20 +18,10 @@ const refusal = (max: number) => ({
 
 describe("count limits", () => {
 	it("a one-second tick with one sequence bit allows 6 IDs a call: (1 + 2 s of ticks) × 2", async () => {
-		const slow = appWith({
-			SNOWFLAKE_TIME_BITS: "31",
-			SNOWFLAKE_WORKER_BITS: "10",
-			SNOWFLAKE_SEQUENCE_BITS: "22",
-			SNOWFLAKE_TIME_UNIT_MS: "1000",
-		});
+		const slow = appWith(layoutVars({ time: 31, worker: 10, sequence: 22, unitMs: 1000 }));
 		// 22 sequence bits hold millions a tick: MAX_BATCH is the limit.
 		expect(await slow("/snowflake/1?count=10001")).toEqual(refusal(10_000));
-		const tiny = appWith({
-			SNOWFLAKE_TIME_BITS: "32",
-			SNOWFLAKE_WORKER_BITS: "30",
-			SNOWFLAKE_SEQUENCE_BITS: "1",
-			SNOWFLAKE_TIME_UNIT_MS: "1000",
-		});
+		const tiny = appWith(layoutVars({ time: 32, worker: 30, sequence: 1, unitMs: 1000 }));
 		expect(await tiny("/snowflake/1?count=7")).toEqual(refusal(6));
 		expect(await tiny("/snowflake/1/blocks?count=7")).toMatchObject({
 			status: 400,
@@ -49,10 +39,7 @@ describe("count limits", () => {
 
 	it("a 30-bit worker field with every worker ID auto parses at once and answers", async () => {
 		const wide = appWith({
-			SNOWFLAKE_TIME_BITS: "31",
-			SNOWFLAKE_WORKER_BITS: "30",
-			SNOWFLAKE_SEQUENCE_BITS: "2",
-			SNOWFLAKE_TIME_UNIT_MS: "1000",
+			...layoutVars({ time: 31, worker: 30, sequence: 2, unitMs: 1000 }),
 			AUTO_WORKER_IDS: "0-1073741823",
 		});
 		const started = performance.now();

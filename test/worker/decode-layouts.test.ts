@@ -1,13 +1,13 @@
 /** `/decode/:id?layout=…` and RPC `decode(id, options)`: other systems' IDs, other UUID forms. */
+
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { IdService } from "../../src/worker/rpc";
 import { callJson } from "./helpers";
 
 const rpc = () => new IdService(createExecutionContext(), env);
-type ErrorBody = { error: { code: string; message: string } };
-
 describe("decode with another system's layout", () => {
 	it("reads Discord's documented ID with layout=discord", async () => {
 		const { status, body } = await callJson("/decode/175928847299117063?layout=discord");

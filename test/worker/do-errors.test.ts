@@ -1,11 +1,12 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
-import { app } from "../../src/worker/app";
 import { snowflakeIds } from "../../src/worker/operations";
 import { IdService } from "../../src/worker/rpc";
 import type { IssueResult } from "../../src/worker/snowflake-do";
+import { fetchApp } from "../shared/fetch-app";
 import { captureErrorLog } from "./helpers";
 
 /**
@@ -40,11 +41,7 @@ describe("errors of the Durable Object hop", () => {
 		const fake = envWithObject(() =>
 			Promise.reject(runError({ overloaded: true, retryable: true })),
 		);
-		const response = await app.fetch(
-			new Request("https://ids.test/snowflake/1"),
-			fake.env,
-			createExecutionContext(),
-		);
+		const response = await fetchApp("/snowflake/1", undefined, fake.env);
 		expect(response.status).toBe(503);
 		expect(response.headers.get("Retry-After")).toBe("1");
 		expect(await response.json()).toMatchObject({ error: { code: "overloaded" } });
@@ -63,14 +60,10 @@ describe("errors of the Durable Object hop", () => {
 
 	it("gives up after the second .retryable failure: 503 unavailable with Retry-After", async () => {
 		const fake = envWithObject(() => Promise.reject(runError({ retryable: true })));
-		const response = await app.fetch(
-			new Request("https://ids.test/snowflake/1"),
-			fake.env,
-			createExecutionContext(),
-		);
+		const response = await fetchApp("/snowflake/1", undefined, fake.env);
 		expect(response.status).toBe(503);
 		expect(response.headers.get("Retry-After")).toBe("1");
-		const body = (await response.json()) as { error: { code: string; message: string } };
+		const body = (await response.json()) as ErrorBody;
 		expect(body.error.code).toBe("unavailable");
 		expect(body.error.message).not.toContain("Durable Object is");
 		expect(fake.calls()).toBe(2);
@@ -90,11 +83,11 @@ describe("errors of the Durable Object hop", () => {
 	it("answers an exception thrown by the object's own code as 500 internal, logged", async () => {
 		const fake = envWithObject(() => Promise.reject(runError({ remote: true })));
 		const [response, logged] = await captureErrorLog(() =>
-			app.fetch(new Request("https://ids.test/snowflake/1"), fake.env, createExecutionContext()),
+			fetchApp("/snowflake/1", undefined, fake.env),
 		);
 		expect(response.status).toBe(500);
 		expect(logged).toHaveLength(1);
-		expect(((await response.json()) as { error: { code: string } }).error.code).toBe("internal");
+		expect(((await response.json()) as ErrorBody).error.code).toBe("internal");
 		expect(fake.calls()).toBe(1);
 	});
 

@@ -1,12 +1,13 @@
 /** TypeIDs, Snowflake text forms, decode of both, and /range, through the Worker. */
+
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { snowflakeFromBase32, snowflakeToBase32 } from "../../src/ids/snowflake-base32";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "../core/typeid-spec";
+import { expectSnowflakesIncreasing, expectTextIncreasing } from "../shared/order";
 import { call, callJson } from "./helpers";
 
 type Ids = { type: string; prefix?: string; workerId?: number; ids: string[] };
-type Failure = { error: { code: string; message: string } };
-
 const TYPEID = /^user_[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 
 describe("/typeid", () => {
@@ -18,9 +19,7 @@ describe("/typeid", () => {
 		expect(body).toMatchObject({ type: "typeid", prefix: "user" });
 		expect(body.ids).toHaveLength(50);
 		for (const id of body.ids) expect(id).toMatch(TYPEID);
-		for (let i = 1; i < body.ids.length; i++) {
-			expect((body.ids[i] as string) > (body.ids[i - 1] as string)).toBe(true);
-		}
+		expectTextIncreasing(body.ids);
 		const decoded = await callJson(`/decode/${body.ids[0]}`);
 		expect(decoded.body).toMatchObject({ type: "typeid", prefix: "user", version: 7 });
 	});
@@ -56,7 +55,7 @@ describe("/typeid", () => {
 	it.each(["User", "_user", "user_", "us3r", "x".repeat(64), "caf%C3%A9"])(
 		"refuses prefix %s with 400 invalid_prefix saying the rule",
 		async (prefix) => {
-			const { status, body } = await callJson<Failure>(`/typeid?prefix=${prefix}`);
+			const { status, body } = await callJson<ErrorBody>(`/typeid?prefix=${prefix}`);
 			expect(status).toBe(400);
 			expect(body.error.code).toBe("invalid_prefix");
 			expect(body.error.message).toContain("at most 63 characters of a-z and _");
@@ -64,15 +63,15 @@ describe("/typeid", () => {
 	);
 
 	it("refuses a repeated prefix, a bad prefix in a body, and one in both places", async () => {
-		expect((await callJson<Failure>("/typeid?prefix=a&prefix=b")).body.error.code).toBe(
+		expect((await callJson<ErrorBody>("/typeid?prefix=a&prefix=b")).body.error.code).toBe(
 			"invalid_prefix",
 		);
 		const json = { method: "POST", headers: { "Content-Type": "application/json" } };
-		const bad = await callJson<Failure>("/typeid", { ...json, body: '{"prefix":"Bad"}' });
+		const bad = await callJson<ErrorBody>("/typeid", { ...json, body: '{"prefix":"Bad"}' });
 		expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_prefix"]);
-		const typed = await callJson<Failure>("/typeid", { ...json, body: '{"prefix":7}' });
+		const typed = await callJson<ErrorBody>("/typeid", { ...json, body: '{"prefix":7}' });
 		expect([typed.status, typed.body.error.code]).toEqual([400, "invalid_prefix"]);
-		const both = await callJson<Failure>("/typeid?prefix=a", { ...json, body: '{"prefix":"b"}' });
+		const both = await callJson<ErrorBody>("/typeid?prefix=a", { ...json, body: '{"prefix":"b"}' });
 		expect([both.status, both.body.error.code]).toEqual([400, "invalid_prefix"]);
 	});
 
@@ -95,7 +94,7 @@ describe("/decode reads TypeIDs", () => {
 
 	it.each(INVALID_TYPEIDS)("refuses the spec's $name with 400 invalid_id", async ({ typeid }) => {
 		for (const query of ["", "?format=typeid"]) {
-			const { status, body } = await callJson<Failure>(
+			const { status, body } = await callJson<ErrorBody>(
 				`/decode/${encodeURIComponent(typeid)}${query}`,
 			);
 			expect([status, body.error.code]).toEqual([400, "invalid_id"]);
@@ -118,7 +117,7 @@ describe("/decode reads TypeIDs", () => {
 	});
 
 	it("refuses an unknown decode format with invalid_format", async () => {
-		const { status, body } = await callJson<Failure>("/decode/123?format=hex");
+		const { status, body } = await callJson<ErrorBody>("/decode/123?format=hex");
 		expect([status, body.error.code]).toEqual([400, "invalid_format"]);
 		expect(body.error.message).toContain('"typeid"');
 	});
@@ -130,10 +129,8 @@ describe("Snowflake text forms", () => {
 		expect(body.workerId).toBe(21);
 		for (const id of body.ids) expect(id).toMatch(/^[0-7][0-9a-hjkmnp-tv-z]{12}$/);
 		const numbers = body.ids.map(snowflakeFromBase32);
-		for (let i = 1; i < numbers.length; i++) {
-			expect((numbers[i] as bigint) > (numbers[i - 1] as bigint)).toBe(true);
-			expect((body.ids[i] as string) > (body.ids[i - 1] as string)).toBe(true);
-		}
+		expectSnowflakesIncreasing(numbers);
+		expectTextIncreasing(body.ids);
 		const decoded = await callJson(`/decode/${body.ids[0]}?format=base32`);
 		expect(decoded.body).toMatchObject({
 			type: "snowflake",
@@ -166,12 +163,12 @@ describe("Snowflake text forms", () => {
 	});
 
 	it("refuses a bad format with invalid_format and a prefix with format=decimal with invalid_prefix", async () => {
-		const format = await callJson<Failure>("/snowflake/23?format=hex");
+		const format = await callJson<ErrorBody>("/snowflake/23?format=hex");
 		expect([format.status, format.body.error.code]).toEqual([400, "invalid_format"]);
 		expect(format.body.error.message).toContain('"decimal" or "base32"');
-		const both = await callJson<Failure>("/snowflake/23?format=decimal&prefix=order");
+		const both = await callJson<ErrorBody>("/snowflake/23?format=decimal&prefix=order");
 		expect([both.status, both.body.error.code]).toEqual([400, "invalid_prefix"]);
-		const bad = await callJson<Failure>("/snowflake/blocks?prefix=Order");
+		const bad = await callJson<ErrorBody>("/snowflake/blocks?prefix=Order");
 		expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_prefix"]);
 	});
 
@@ -241,7 +238,7 @@ describe("/range", () => {
 		["/range?kind=snowflake&from=1&to=5&workerId=1024", "invalid_worker_id"],
 		["/range?kind=uuidv7&from=1&to=5&workerId=3", "invalid_worker_id"],
 	])("%s is 400 %s", async (path, code) => {
-		const { status, body } = await callJson<Failure>(path);
+		const { status, body } = await callJson<ErrorBody>(path);
 		expect([status, body.error.code]).toEqual([400, code]);
 	});
 });

@@ -20,8 +20,10 @@
  * worker ID's object, the auto route's 0-31 included, are moved into that range.
  * The hostile requests and the check of every answer are in hostile-requests.ts.
  */
+
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { call, printTestStats } from "./helpers";
 import {
 	direct,
@@ -222,7 +224,7 @@ describe("oversized requests are refused early", () => {
 			}
 			const over = await call(fill(base, MAX_URL + 1, sep));
 			expect(over.status).toBe(404);
-			const body = (await over.json()) as { error: { code: string; message: string } };
+			const body = (await over.json()) as ErrorBody;
 			expect(body.error.code).toBe("not_found");
 			expect(body.error.message).toContain(`longer than ${MAX_URL} characters`);
 		},
@@ -256,9 +258,7 @@ describe("oversized requests are refused early", () => {
 			body: new Uint8Array(1_048_576),
 		});
 		expect(response.status).toBe(415);
-		expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
-			"unsupported_media_type",
-		);
+		expect(((await response.json()) as ErrorBody).error.code).toBe("unsupported_media_type");
 		expect(performance.now() - started).toBeLessThan(1_000);
 	});
 

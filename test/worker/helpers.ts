@@ -1,13 +1,9 @@
-import {
-	abortAllDurableObjects,
-	createExecutionContext,
-	runInDurableObject,
-} from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject, vi } from "vitest";
-import { app } from "../../src/worker/app";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { FrozenClock } from "../core/fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
+import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 /** A request to the Worker under test, as a client would send it. */
 export function call(path: string, init?: RequestInit): Promise<Response> {
@@ -18,8 +14,7 @@ export async function callJson<T = Record<string, unknown>>(
 	path: string,
 	init?: RequestInit,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-	const response = await call(path, init);
-	return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+	return jsonAnswer<T>(await call(path, init));
 }
 
 export function snowflakeStub(workerId: number) {
@@ -27,9 +22,9 @@ export function snowflakeStub(workerId: number) {
 }
 
 /**
- * The core tests' FrozenClock (time moves only by what `sleep` waits, or what a
- * test sets) whose `sleep` also yields to the event loop for real, so other
- * requests interleave as they do in a Durable Object awaiting a timer.
+ * The shared FrozenClock (time moves only by what `sleep` waits, or what a test
+ * sets) whose `sleep` also yields to the event loop for real, so other requests
+ * interleave as they do in a Durable Object awaiting a timer.
  */
 export class YieldingClock extends FrozenClock {
 	override async sleep(ms: number): Promise<void> {
@@ -48,13 +43,6 @@ export async function useTestClock(
 		instance.clock = clock;
 	});
 	return clock;
-}
-
-export function expectIncreasing(ids: string[]): boolean {
-	for (let i = 1; i < ids.length; i++) {
-		if (BigInt(ids[i] as string) <= BigInt(ids[i - 1] as string)) return false;
-	}
-	return true;
 }
 
 /** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
@@ -116,18 +104,31 @@ export async function captureErrorLog<T>(body: () => T | Promise<T>): Promise<[T
 	}
 }
 
+/** The SNOWFLAKE_* vars of a layout: bits of time, worker ID and sequence, and the tick in ms. */
+export function layoutVars(bits: {
+	time?: number;
+	worker?: number;
+	sequence?: number;
+	unitMs?: number;
+}) {
+	const vars: Record<string, string> = {};
+	if (bits.time !== undefined) vars.SNOWFLAKE_TIME_BITS = String(bits.time);
+	if (bits.worker !== undefined) vars.SNOWFLAKE_WORKER_BITS = String(bits.worker);
+	if (bits.sequence !== undefined) vars.SNOWFLAKE_SEQUENCE_BITS = String(bits.sequence);
+	if (bits.unitMs !== undefined) vars.SNOWFLAKE_TIME_UNIT_MS = String(bits.unitMs);
+	return vars;
+}
+
 /**
  * The app under other vars (a new env, so its own parsed config and pools): a GET
  * that answers status and JSON body. Its objects still run the test config's vars.
  */
 export function appWith(vars: Record<string, string>) {
-	const own = { ...env, ...vars } as Env;
+	const own = envWith(vars);
 	return async (path: string) => {
-		const response = await app.fetch(
-			new Request(`https://ids.test${path}`),
-			own,
-			createExecutionContext(),
+		const { status, body } = await jsonAnswer<Record<string, unknown>>(
+			await fetchApp(path, undefined, own),
 		);
-		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+		return { status, body };
 	};
 }

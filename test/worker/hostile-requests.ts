@@ -4,12 +4,10 @@
  * file's worker IDs, and the check every answer must pass: never a 5xx, an error
  * only in the one JSON shape, no stack trace, no echo of a huge input.
  */
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { app } from "../../src/worker/app";
 import { STATUS_OF } from "../../src/worker/errors";
+import { fetchApp } from "../shared/fetch-app";
 
 export const OWN_IDS = { from: 150, count: 20 };
 export const MAX_URL = 4_096;
@@ -340,8 +338,7 @@ function problemsWith(r: Sent, response: Response, text: string): string[] {
 
 export type Transport = (path: string, init: RequestInit) => Promise<Response>;
 /** The app's fetch, as the Worker runs it, without the test harness's loopback. */
-export const direct: Transport = async (p, init) =>
-	app.fetch(new Request(`${ORIGIN}${p}`, init), env, createExecutionContext());
+export const direct: Transport = fetchApp;
 
 /** Sends a request; the answer must never be a 5xx, and an error must be in the JSON shape. */
 export async function expectSafeAnswer(

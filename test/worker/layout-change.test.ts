@@ -7,17 +7,17 @@
  *
  * Its own file: it claims the namespace's layout for another layout (storage is per file).
  */
+
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/layout-guard";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { callJson, snowflakeStub } from "./helpers";
 
 /** A layout the service is not configured with: another epoch. */
 const EARLIER = "epoch=1700000000000;bits=41/10/12;unit=1";
-type ErrorBody = { error: { code: string; message: string } };
-
 function putLayout(stub: ReturnType<typeof snowflakeStub>, fingerprint: string) {
 	return runInDurableObject(stub, (_instance: SnowflakeWorker, state) => {
 		state.storage.kv.put("layout", fingerprint);

@@ -7,7 +7,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { abortObject, call, callJson, expectIncreasing, snowflakeStub } from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { abortObject, call, callJson, snowflakeStub } from "./helpers";
 
 /** A clock behind the object's last tick whose sleeps never end: a request waits inside. */
 function heldClock(now: number): Clock & { sleeping: () => boolean } {
@@ -42,6 +43,6 @@ describe("an object reset mid-request", () => {
 
 		const retry = await callJson<{ ids: string[] }>(`/snowflake/${workerId}?count=2`);
 		expect(retry.status).toBe(200);
-		expect(expectIncreasing([...first.body.ids, ...retry.body.ids])).toBe(true);
+		expectSnowflakesIncreasing([...first.body.ids, ...retry.body.ids]);
 	});
 });

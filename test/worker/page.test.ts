@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { call, callJson } from "./helpers";
 
 /** An asset as Cloudflare serves it (public/ with its _headers), before any Worker code. */
@@ -68,7 +69,7 @@ describe("/ in the Worker", () => {
 
 	it("refuses other methods with 405 and Allow: GET", async () => {
 		for (const method of ["POST", "PUT", "DELETE"]) {
-			const { status, body, headers } = await callJson<{ error: { code: string } }>("/", {
+			const { status, body, headers } = await callJson<ErrorBody>("/", {
 				method,
 			});
 			expect(status).toBe(405);

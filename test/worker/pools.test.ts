@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
 import { call, callJson } from "./helpers";
 
 const AUTO_WORKER_IDS = Array.from({ length: 32 }, (_, i) => i); // wrangler.toml: 0-31
@@ -11,8 +14,6 @@ async function objectCalls(workerIds: number[]): Promise<number> {
 	return answers.reduce((total, { body }) => total + body.requests, 0);
 }
 
-const layoutShift = 22n; // Twitter layout: 10 worker bits + 12 sequence bits
-const tickOf = (id: string) => BigInt(id) >> layoutShift;
 const workerOf = (id: string) => Number((BigInt(id) >> 12n) & 1023n);
 
 describe("auto /snowflake from the isolate's pool", () => {
@@ -85,8 +86,7 @@ describe("/snowflake/blocks and /snowflake/:workerId/blocks", () => {
 		}
 		const ids = [...expandBlocks(body.blocks)];
 		expect(BigInt(ids[0] as string) > BigInt(earlier.ids[0] as string)).toBe(true);
-		for (let i = 1; i < ids.length; i++)
-			expect(BigInt(ids[i] as string) > BigInt(ids[i - 1] as string)).toBe(true);
+		expectSnowflakesIncreasing(ids);
 		expect(ids.every((id) => workerOf(id) === 5)).toBe(true);
 		const { body: later } = await callJson<{ ids: string[] }>("/snowflake/5");
 		expect(BigInt(later.ids[0] as string) > BigInt(ids.at(-1) as string)).toBe(true);
@@ -105,7 +105,7 @@ describe("/snowflake/blocks and /snowflake/:workerId/blocks", () => {
 		["/snowflake/3/blocks?count=abc", "invalid_count"],
 		["/snowflake/1024/blocks?count=5", "invalid_worker_id"],
 	])("%s is a 400 %s naming the allowed range", async (path, code) => {
-		const { status, body } = await callJson<{ error: { code: string; message: string } }>(path);
+		const { status, body } = await callJson<ErrorBody>(path);
 		expect(status).toBe(400);
 		expect(JSON.stringify(body)).toContain(code);
 		expect(JSON.stringify(body)).toContain(code === "invalid_count" ? "[1, 1000000]" : "[0, 1023]");

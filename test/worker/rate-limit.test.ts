@@ -3,21 +3,17 @@
  * that reset on 10-s clock boundaries, so every test decides the limiter's answer
  * with a spy instead of racing the window.
  */
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { app } from "../../src/worker/app";
+import type { ErrorBody } from "../../src/api";
+import { envWith, fetchApp } from "../shared/fetch-app";
 import { snowflakeStub } from "./helpers";
 
 const TOKEN = "rate-limit-test-token-0123456789";
 const FAR_AWAY = { "CF-Connecting-IP": "203.0.113.9" };
 
 function send(path: string, init?: RequestInit, vars: Record<string, unknown> = {}) {
-	return app.fetch(
-		new Request(`https://ids.test${path}`, init),
-		{ ...env, ...vars } as Env,
-		createExecutionContext(),
-	);
+	return fetchApp(path, init, envWith(vars));
 }
 
 function answerLimit(success: boolean) {
@@ -33,7 +29,7 @@ describe("rate limiting", () => {
 		const response = await send("/snowflake/801?count=5", { headers: FAR_AWAY });
 		expect(response.status).toBe(429);
 		expect(response.headers.get("Retry-After")).toBe("10");
-		const body = (await response.json()) as { error: { code: string; message: string } };
+		const body = (await response.json()) as ErrorBody;
 		expect(body.error.code).toBe("rate_limited");
 		expect(body.error.message).toMatch(/rate limit/);
 		expect(limit).toHaveBeenCalledWith({ key: "ip:203.0.113.9" });
@@ -81,11 +77,7 @@ describe("rate limiting", () => {
 		expect((await send("/ulid", { headers: FAR_AWAY })).status).toBe(429);
 		limit.mockClear();
 		const { RATE_LIMITER: _, ...withoutBinding } = env;
-		const response = await app.fetch(
-			new Request("https://ids.test/ulid", { headers: FAR_AWAY }),
-			withoutBinding as Env,
-			createExecutionContext(),
-		);
+		const response = await fetchApp("/ulid", { headers: FAR_AWAY }, withoutBinding as Env);
 		expect(response.status).toBe(200);
 		expect(limit).not.toHaveBeenCalled();
 	});

@@ -10,10 +10,10 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../../src/worker/app";
+import type { ErrorBody } from "../../src/api";
 import { IdService } from "../../src/worker/rpc";
+import { type AppRequestInit, envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
-type ErrorBody = { error: { code: string; message: string } };
 type Location = { latitude: string; longitude: string };
 
 /** Each hint, 4 worker IDs: wnam 200-203, enam 204-207, … me 232-235. */
@@ -62,13 +62,10 @@ function appWith(vars: Record<string, string>) {
 			return real.get(id, options);
 		},
 	};
-	const ownEnv = { ...env, ...vars, SNOWFLAKE } as unknown as Env;
-	const send = async (path: string, init?: RequestInit & { cf?: object }) =>
-		app.fetch(new Request(`https://ids.test${path}`, init), ownEnv, createExecutionContext());
-	const json = async <T>(path: string, init?: RequestInit & { cf?: object }) => {
-		const response = await send(path, init);
-		return { status: response.status, body: (await response.json()) as T };
-	};
+	const ownEnv = envWith({ ...vars, SNOWFLAKE });
+	const send = (path: string, init?: AppRequestInit) => fetchApp(path, init, ownEnv);
+	const json = async <T>(path: string, init?: AppRequestInit) =>
+		jsonAnswer<T>(await send(path, init));
 	return { env: ownEnv, send, json, gets };
 }
 

@@ -1,11 +1,10 @@
 /** One JSON log line per request: what it was, how it ended; never a token or an ID. */
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { app } from "../../src/worker/app";
 import { configFrom } from "../../src/worker/config";
 import type { RequestLogLine } from "../../src/worker/middleware/request-log";
 import type { IssueResult } from "../../src/worker/snowflake-do";
+import { envWith, fetchApp } from "../shared/fetch-app";
 
 const TOKEN = "request-log-test-token-abcdef";
 const FAR_AWAY = { "CF-Connecting-IP": "203.0.113.9" };
@@ -26,13 +25,7 @@ function idsIn(text: string): string[] {
 async function logged(path: string, init?: RequestInit, vars: Record<string, unknown> = {}) {
 	const lines: string[] = [];
 	const spy = vi.spyOn(console, "log").mockImplementation((line) => lines.push(String(line)));
-	const response = await Promise.resolve(
-		app.fetch(
-			new Request(`https://ids.test${path}`, init),
-			{ ...env, ...vars } as Env,
-			createExecutionContext(),
-		),
-	).finally(() => spy.mockRestore());
+	const response = await fetchApp(path, init, envWith(vars)).finally(() => spy.mockRestore());
 	const text = await response.text();
 	for (const line of lines) {
 		expect(line).not.toContain(TOKEN);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, expectIncreasing } from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
+import { call, callJson } from "./helpers";
 
 describe("GET /health and /layout", () => {
 	it("answers health", async () => {
@@ -45,13 +47,13 @@ describe("/snowflake/:workerId", () => {
 			method: "POST",
 		});
 		expect(body.ids).toHaveLength(10_000);
-		expect(expectIncreasing(body.ids)).toBe(true);
+		expectSnowflakesIncreasing(body.ids);
 	});
 
 	it("keeps increasing across requests to one worker ID", async () => {
 		const first = await callJson<{ ids: string[] }>("/snowflake/9?count=5");
 		const second = await callJson<{ ids: string[] }>("/snowflake/9?count=5");
-		expect(expectIncreasing([...first.body.ids, ...second.body.ids])).toBe(true);
+		expectSnowflakesIncreasing([...first.body.ids, ...second.body.ids]);
 	});
 
 	it("accepts leading zeros", async () => {
@@ -70,7 +72,7 @@ describe("/snowflake/:workerId", () => {
 		const lines = (await response.text()).split("\n");
 		expect(lines).toHaveLength(4);
 		expect(lines[3]).toBe("");
-		expect(expectIncreasing(lines.slice(0, 3))).toBe(true);
+		expectSnowflakesIncreasing(lines.slice(0, 3));
 	});
 
 	it("issues IDs unique across concurrent requests", async () => {
@@ -147,18 +149,9 @@ describe("/ulid and /uuidv7", () => {
 
 describe("GET /decode/:id", () => {
 	it("decodes Twitter's worked example", async () => {
-		const { status, body } = await callJson("/decode/910499571847892992");
+		const { status, body } = await callJson(`/decode/${TWITTER_EXAMPLE.id}`);
 		expect(status).toBe(200);
-		expect(body).toEqual({
-			type: "snowflake",
-			id: "910499571847892992",
-			timestamp: 1505914988849,
-			time: "2017-09-20T13:43:08.849Z",
-			workerId: 569,
-			sequence: 0,
-			datacenterId: 17,
-			machineId: 25,
-		});
+		expect(body).toEqual(TWITTER_EXAMPLE.decoded);
 	});
 
 	it("decodes a ULID, case-insensitively, to its canonical form", async () => {

@@ -1,8 +1,8 @@
 /** One JSON log line per RPC call, like an HTTP request's: method, status, what was asked; never an ID. */
 import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IdService } from "../../src/worker/rpc";
+import { envWith } from "../shared/fetch-app";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -13,7 +13,7 @@ async function logged<T>(
 ): Promise<{ result: T | Error; lines: Record<string, unknown>[]; raw: string[] }> {
 	const raw: string[] = [];
 	const spy = vi.spyOn(console, "log").mockImplementation((line) => raw.push(String(line)));
-	const service = new IdService(createExecutionContext(), { ...env, ...vars } as Env);
+	const service = new IdService(createExecutionContext(), envWith(vars));
 	const result = await call(service)
 		.catch((error: Error) => error)
 		.finally(() => spy.mockRestore());

@@ -10,11 +10,11 @@
  * Worker IDs 170-199 (storage is per file).
  */
 import { createExecutionContext, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../../src/worker/app";
+import type { ErrorBody } from "../../src/api";
 import { IdService } from "../../src/worker/rpc";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { envWith, fetchApp } from "../shared/fetch-app";
 import { captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 
 const TOKEN = "s3cret-T0ken.value~42";
@@ -22,14 +22,12 @@ const ALLOWED = "https://a.example";
 const ALSO_ALLOWED = "https://b.example";
 const EVIL = "https://evil.example";
 
-type ErrorBody = { error: { code: string; message: string } };
 type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** The app under a config of its own (a new env object, so a new parsed config). */
 function appWith(vars: Record<string, unknown>): Send {
-	const ownEnv = { ...env, ...vars } as Env;
-	return async (path, init) =>
-		app.fetch(new Request(`https://ids.test${path}`, init), ownEnv, createExecutionContext());
+	const ownEnv = envWith(vars);
+	return (path, init) => fetchApp(path, init, ownEnv);
 }
 
 const secured = appWith({
@@ -162,11 +160,10 @@ describe("with API_TOKEN set", () => {
 	});
 
 	it("RPC callers through a service binding are trusted: no token asked", async () => {
-		const service = new IdService(createExecutionContext(), {
-			...env,
-			API_TOKEN: TOKEN,
-			AUTO_WORKER_IDS: "182",
-		} as Env);
+		const service = new IdService(
+			createExecutionContext(),
+			envWith({ API_TOKEN: TOKEN, AUTO_WORKER_IDS: "182" }),
+		);
 		const ulids = await service.ulid({ count: 2 });
 		expect(ulids.ids).toHaveLength(2);
 		const snowflakes = await service.snowflake({ workerId: 183, count: 2 });

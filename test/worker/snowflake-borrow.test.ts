@@ -4,19 +4,19 @@
  * then polls with a timer, never a spin, while everything else keeps answering.
  * Worker ID 109 and 110.
  */
+
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { callJson, expectIncreasing, issueOrder, useTestClock, YieldingClock } from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
+import { callJson, issueOrder, useTestClock, YieldingClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so nothing depends on the host clock
 const MAX_BORROW_MS = 5; // MAX_BORROW_MS in wrangler.toml
 
 type Ids = { ids: string[] };
-type ErrorBody = { error: { code: string; message: string } };
-
-const big = (id: string | undefined) => BigInt(id as string);
-const tickOf = (id: string | undefined) => layout.decompose(big(id)).tick;
 const stats = async (workerId: number) => (await callJson(`/snowflake/${workerId}/stats`)).body;
 
 /** A clock that does not move at all, not even while the generator sleeps. */
@@ -76,7 +76,7 @@ describe("a frozen clock at rollover", () => {
 		const answers = await Promise.all(pending);
 		for (const a of answers) expect(a.status).toBe(200);
 		const ids = issueOrder(answers);
-		expect(expectIncreasing([...borrowed, ...first.body.ids, ...ids])).toBe(true);
+		expectSnowflakesIncreasing([...borrowed, ...first.body.ids, ...ids]);
 		expect(tickOf(ids.at(-1))).toBeLessThanOrEqual(layout.tickOf(T + 20) + MAX_BORROW_MS);
 	});
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { callJson, expectIncreasing, useTestClock } from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { callJson, useTestClock } from "./helpers";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000; // a fixed instant, so the test never depends on the host clock
@@ -22,7 +24,7 @@ describe("the Durable Object on a test clock", () => {
 			.map((r) => r.body.ids)
 			.sort((a, b) => (BigInt(a[0] as string) < BigInt(b[0] as string) ? -1 : 1))
 			.flat();
-		expect(expectIncreasing([...first.body.ids, ...ordered])).toBe(true);
+		expectSnowflakesIncreasing([...first.body.ids, ...ordered]);
 		expect(clock.sleeps[0]).toBe(300 - 5); // MAX_BORROW_MS (5) of the step is absorbed
 		const stats = await callJson("/snowflake/20/stats");
 		expect(stats.body).toMatchObject({ clockRegressions: 1, maxRegressionMs: 300 });
@@ -32,7 +34,7 @@ describe("the Durable Object on a test clock", () => {
 		const clock = await useTestClock(21, T);
 		const before = await callJson<Ids>("/snowflake/21");
 		clock.time = T - 5_000;
-		const refused = await callJson<{ error: { code: string } }>("/snowflake/21");
+		const refused = await callJson<ErrorBody>("/snowflake/21");
 		expect(refused.status).toBe(503);
 		expect(refused.body.error.code).toBe("clock_regression");
 		expect(refused.headers.get("Retry-After")).toBe("5");
@@ -49,7 +51,7 @@ describe("the Durable Object on a test clock", () => {
 	it("rolls over to the next ticks at once (borrowed time) on a clock that moves only while waiting", async () => {
 		const clock = await useTestClock(22, T);
 		const { body } = await callJson<Ids>("/snowflake/22?count=10000");
-		expect(expectIncreasing(body.ids)).toBe(true);
+		expectSnowflakesIncreasing(body.ids);
 		expect(clock.sleeps).toEqual([]);
 		const ticks = new Set(body.ids.map((id) => layout.decompose(BigInt(id)).tick));
 		expect(ticks).toEqual(new Set([0, 1, 2].map((n) => layout.tickOf(T) + n)));
@@ -72,7 +74,7 @@ describe("the Durable Object on a test clock", () => {
 
 	it("refuses with layout_exhausted past the layout's range", async () => {
 		const clock = await useTestClock(24, layout.exhaustsAt);
-		const refused = await callJson<{ error: { code: string; message: string } }>("/snowflake/24");
+		const refused = await callJson<ErrorBody>("/snowflake/24");
 		expect(refused.status).toBe(500);
 		expect(refused.body.error.code).toBe("layout_exhausted");
 		expect(refused.body.error.message).toContain("2080-07-10T17:30:30.209Z");

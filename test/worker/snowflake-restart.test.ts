@@ -1,18 +1,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import type { ErrorBody } from "../../src/api";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import {
-	callJson,
-	expectIncreasing,
-	restart,
-	snowflakeStub,
-	useTestClock,
-	YieldingClock,
-} from "./helpers";
+import { expectSnowflakesIncreasing } from "../shared/order";
+import { tickOf } from "../shared/ticks";
+import { callJson, restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";
 
 const T = 1_800_000_000_000;
-const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 type Ids = { ids: string[] };
 
 describe("a restarted object never reissues", () => {
@@ -26,10 +20,9 @@ describe("a restarted object never reissues", () => {
 		expect(behind).not.toBe(clock);
 		const after = await callJson<Ids>("/snowflake/30?count=500");
 		expect(after.status).toBe(200);
-		expect(expectIncreasing([...before.body.ids, ...after.body.ids])).toBe(true);
+		expectSnowflakesIncreasing([...before.body.ids, ...after.body.ids]);
 		// It went on from the stored mark (T + lease) + 1 as borrowed time: the lease and
 		// MAX_BORROW_MS (5) of the lead are borrowed, the 400 ms step back beyond them waited out.
-		const tickOf = (id: string | undefined) => layout.decompose(BigInt(id as string)).tick;
 		expect(tickOf(after.body.ids[0])).toBe(tickOf(before.body.ids[0]) + 1_000 + 1);
 		expect(behind.sleeps).toEqual([400 - 5]);
 		const stats = await callJson("/snowflake/30/stats");
@@ -47,14 +40,14 @@ describe("a restarted object never reissues", () => {
 			await restart(31);
 		}
 		expect(new Set(seen).size).toBe(200);
-		expect(expectIncreasing(seen)).toBe(true);
+		expectSnowflakesIncreasing(seen);
 	});
 
 	it("refuses with layout_mismatch when its IDs were issued under another layout", async () => {
 		await runInDurableObject(snowflakeStub(32), (_instance: SnowflakeWorker, state) => {
 			state.storage.kv.put("layout", "epoch=0;bits=39/12/12;unit=10");
 		});
-		const refused = await callJson<{ error: { code: string } }>("/snowflake/32");
+		const refused = await callJson<ErrorBody>("/snowflake/32");
 		expect(refused.status).toBe(500);
 		expect(refused.body.error.code).toBe("layout_mismatch");
 	});

@@ -3,10 +3,12 @@
  * version (the mark alone, a plain number under "mark"): a gradual deployment runs
  * both versions against the same objects. Worker IDs 40-49.
  */
+
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { tickOf } from "../shared/ticks";
 import {
 	abortObject,
 	callJson,
@@ -19,7 +21,6 @@ import {
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 const T = 1_800_000_000_000;
 type Ids = { ids: string[] };
-const tickOf = (id: string | undefined) => layout.decompose(BigInt(id as string)).tick;
 
 function storage(workerId: number) {
 	return runInDurableObject(snowflakeStub(workerId), (_instance: SnowflakeWorker, state) => ({

@@ -8,26 +8,21 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
-import { app } from "../../src/worker/app";
 import { bearerToken } from "../../src/worker/bearer-token";
 import { parseConfig } from "../../src/worker/config";
 import { IdService } from "../../src/worker/rpc";
+import { envWith, fetchApp } from "../shared/fetch-app";
 
 const CURRENT = "current-token_0123456789";
 const NEXT = "next/token+value==";
 const FAR_AWAY = { "CF-Connecting-IP": "203.0.113.9" };
 
-type ErrorBody = { error: { code: string; message: string } };
-
 function appWith(vars: Record<string, unknown>) {
-	const own = { ...env, ...vars } as Env;
+	const own = envWith(vars);
 	return (path: string, headers: Record<string, string> = {}) =>
-		app.fetch(
-			new Request(`https://ids.test${path}`, { headers: { ...FAR_AWAY, ...headers } }),
-			own,
-			createExecutionContext(),
-		);
+		fetchApp(path, { headers: { ...FAR_AWAY, ...headers } }, own);
 }
 
 function limiterKeys() {
@@ -203,11 +198,10 @@ describe("config", () => {
 
 describe("RPC callers", () => {
 	it("are trusted with both tokens set: no token asked, no invalid_config", async () => {
-		const service = new IdService(createExecutionContext(), {
-			...env,
-			API_TOKEN: CURRENT,
-			API_TOKEN_NEXT: NEXT,
-		} as Env);
+		const service = new IdService(
+			createExecutionContext(),
+			envWith({ API_TOKEN: CURRENT, API_TOKEN_NEXT: NEXT }),
+		);
 		expect((await service.ulid({ count: 2 })).ids).toHaveLength(2);
 		expect((await service.fetch(new Request("https://ids.test/uuidv7"))).status).toBe(200);
 	});

@@ -10,7 +10,7 @@ import { type BlocksSource, createIdPool } from "../../src/client-pool";
 import { blocksOfRuns, expandBlocks } from "../../src/ids/blocks";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { SnowflakeGenerator } from "../../src/ids/snowflake";
-import { FrozenClock } from "./fake-clock";
+import { FrozenClock } from "../shared/fake-clock";
 
 /** 8 worker bits and 14 sequence bits: worker and sequence fields sit where Twitter's do not. */
 const SERVICE = new SnowflakeLayout({ ...TWITTER_LAYOUT, workerBits: 8, sequenceBits: 14 });

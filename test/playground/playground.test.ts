@@ -21,7 +21,7 @@ import {
 	parseShownCount,
 	rangePath,
 } from "../../src/playground/requests";
-import { toBase32, uuidOf } from "./oracle";
+import { toBase32, uuidOf } from "../core/oracle";
 
 const SONYFLAKE_LIKE: LayoutConfig = {
 	epoch: 1_409_529_600_000,

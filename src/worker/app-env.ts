@@ -1,6 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
-import type { AcceptedToken } from "./middleware/auth";
-import type { RequestNote } from "./middleware/request-log";
+import type { AcceptedToken } from "./bearer-token";
+import type { RequestNote } from "./request-note";
 
 /** Hono's view of the Worker: its bindings and per-request variables. */
 export type AppEnv = {

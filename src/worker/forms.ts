@@ -11,7 +11,8 @@ import { type BoundsKind, idBounds } from "../ids/id-bounds";
 import type { SnowflakeFormat } from "../ids/snowflake-base32";
 import { checkPrefix, TypeIdFactory } from "../ids/typeid";
 import { configFrom } from "./config";
-import { requestCount, uuidFactory, type Via } from "./operations";
+import { uuidFactory } from "./operations";
+import { requestCount, type Via } from "./rules";
 
 export type { IdRange, TypeIdIds };
 

@@ -23,7 +23,7 @@ import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
-import { blockCountRule, countRule, invalidFormat } from "./operations";
+import { blockCountRule, countRule, invalidFormat } from "./rules";
 
 const count = z.number().int().optional().describe("How many (as in the query); default 1");
 export const countBody = z.strictObject({ count });

@@ -11,7 +11,7 @@
  */
 import { type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
-import { type RequestNote, requestLogOn } from "./middleware/request-log";
+import { type RequestNote, requestLogOn } from "./request-note";
 
 /**
  * An error's message for RPC: `code: detail`, and for retryable refusals a last

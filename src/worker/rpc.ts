@@ -20,7 +20,6 @@ import { app } from "./app";
 import { configFrom } from "./config";
 import { serviceError } from "./errors";
 import { idRange, type RangeInput, typeidIds } from "./forms";
-import { askedNote } from "./middleware/request-log";
 import {
 	decode,
 	type SnowflakeIds,
@@ -32,6 +31,7 @@ import {
 	ulidIds,
 	uuidv7Ids,
 } from "./operations";
+import { askedNote } from "./request-note";
 import { rpcCall } from "./rpc-call";
 
 export type {

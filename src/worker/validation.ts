@@ -17,7 +17,7 @@ import {
 	invalidFormat,
 	invalidRequestCount,
 	invalidWorkerId,
-} from "./operations";
+} from "./rules";
 
 /**
  * Integers in query strings and paths: plain decimal digits, leading zeros

@@ -13,17 +13,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import { bearerToken } from "../bearer-token";
+import { type AcceptedToken, bearerToken } from "../bearer-token";
 import { type Config, configFrom } from "../config";
 import { serviceError } from "../errors";
-
-/** A token the service accepts, as the request sent it. */
-export interface AcceptedToken {
-	/** Which setting it is: API_TOKEN or API_TOKEN_NEXT. */
-	name: "API_TOKEN" | "API_TOKEN_NEXT";
-	/** A hash of the token (never the token): one rate-limit budget per token. */
-	key: string;
-}
 
 interface KnownToken {
 	name: AcceptedToken["name"];

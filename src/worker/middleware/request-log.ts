@@ -30,20 +30,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { AppEnv } from "../app-env";
-import { configFrom } from "../config";
 import { asServiceError, type ServiceErrorCode } from "../errors";
-
-/** What a handler may add to its request's log line. */
-export interface RequestNote {
-	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
-	kind?: string;
-	/** The worker ID named, or (on success) the one an auto request used. */
-	workerId?: number;
-	/** How many IDs were asked for (on success, answered). */
-	count?: number;
-	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
-	source?: "pool" | "direct";
-}
+import { type RequestNote, requestLogOn } from "../request-note";
 
 export interface RequestLogLine extends RequestNote {
 	requestId: string | undefined;
@@ -74,29 +62,6 @@ export function noteRequest(c: Context<AppEnv>, note: RequestNote): void {
 function routeOf(c: Context<AppEnv>): string | null {
 	const routes = matchedRoutes(c).filter((route) => route.path !== "/*" && route.path !== "*");
 	return (routes.find((route) => route.method !== METHOD_NAME_ALL) ?? routes[0])?.path ?? null;
-}
-
-/** REQUEST_LOG; on when the config cannot be read, so its `invalid_config` answers are logged. */
-export function requestLogOn(env: Env): boolean {
-	try {
-		return configFrom(env).requestLog;
-	} catch {
-		return true;
-	}
-}
-
-/**
- * What a request or RPC call asks for, as its log line names it: the worker ID
- * and count only when they are safe integers (never an unparsable or huge input).
- */
-export function askedNote(
-	kind: string,
-	asked: { workerId?: unknown; count?: unknown } | null | undefined,
-): RequestNote {
-	const note: RequestNote = { kind };
-	if (Number.isSafeInteger(asked?.workerId)) note.workerId = asked?.workerId as number;
-	if (Number.isSafeInteger(asked?.count)) note.count = asked?.count as number;
-	return note;
 }
 
 export function requestLog(options: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {

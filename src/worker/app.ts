@@ -5,9 +5,10 @@ import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
-import { type Config, configFrom } from "./config";
+import type { Config } from "./config";
 import { errorResponse, serviceError } from "./errors";
 import { auth } from "./middleware/auth";
+import { resolveConfig } from "./middleware/config";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { docsRoutes } from "./routes/docs";
@@ -29,7 +30,7 @@ const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
 const corsFor = new WeakMap<Config, MiddlewareHandler>();
 
 const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
-	const config = configFrom(c.env);
+	const { config } = c.var;
 	let handler = corsFor.get(config);
 	if (!handler) {
 		handler = cors({
@@ -91,6 +92,7 @@ const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 const base = new Hono<AppEnv>()
 	.use(requestId())
 	.use(requestLog())
+	.use(resolveConfig())
 	.use(corsFromConfig)
 	.use(urlLengthGuard)
 	.use(auth((path) => PUBLIC_PATHS.has(path)))

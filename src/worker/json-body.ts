@@ -21,7 +21,6 @@ import { describeValue } from "../ids/errors";
 import { invalidSnowflakeFormat } from "../ids/snowflake-base32";
 import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
-import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
 import { blockCountRule, countRule, invalidFormat } from "./rules";
 
@@ -69,7 +68,7 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === "format") return invalidFormat(got);
 	if (field === "prefix") return invalidPrefix(got);
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
-	const config = configFrom(c.env);
+	const { config } = c.var;
 	const rule = c.req.path.endsWith("/blocks") ? blockCountRule : countRule;
 	const { max } = rule(config, "rpc");
 	return serviceError(

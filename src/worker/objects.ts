@@ -5,15 +5,19 @@
  */
 import type { IdBlock } from "../ids/id-pool";
 import type { IdRun } from "../ids/snowflake";
-import { type Config, configFrom } from "./config";
+import type { Config } from "./config";
 import { serviceError } from "./errors";
 import { placementFor } from "./placement";
 import type { IssueResult, SnowflakeWorker, StatsResult } from "./snowflake-do";
 
 /** The worker ID's object, created in its region (AUTO_REGIONS) if this is its first use. */
-function snowflakeStub(env: Env, workerId: number): DurableObjectStub<SnowflakeWorker> {
+function snowflakeStub(
+	env: Env,
+	config: Config,
+	workerId: number,
+): DurableObjectStub<SnowflakeWorker> {
 	const id = env.SNOWFLAKE.idFromName(String(workerId));
-	return env.SNOWFLAKE.get(id, placementFor(configFrom(env), workerId));
+	return env.SNOWFLAKE.get(id, placementFor(config, workerId));
 }
 
 /**
@@ -23,11 +27,12 @@ function snowflakeStub(env: Env, workerId: number): DurableObjectStub<SnowflakeW
  */
 export async function callSnowflake<T extends IssueResult | StatsResult>(
 	env: Env,
+	config: Config,
 	workerId: number,
 	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
 ): Promise<Extract<T, { ok: true }>> {
 	for (let attempt = 1; ; attempt++) {
-		const stub = snowflakeStub(env, workerId); // outside the try: a failure here is ours
+		const stub = snowflakeStub(env, config, workerId); // outside the try: a failure here is ours
 		let result: T;
 		try {
 			result = await call(stub);
@@ -67,7 +72,7 @@ export async function issueRuns(
 	workerId: number,
 	count: number,
 ): Promise<IdRun[]> {
-	const result = await callSnowflake<IssueResult>(env, workerId, (stub) =>
+	const result = await callSnowflake<IssueResult>(env, config, workerId, (stub) =>
 		stub.issue(workerId, count),
 	);
 	const own = config.layout.fingerprint();

@@ -12,7 +12,7 @@ import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import { autoPool } from "./auto-pools";
-import { type Config, configFrom } from "./config";
+import type { Config } from "./config";
 import { type DecodeOptions, decodeWith } from "./decode-options";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
@@ -54,10 +54,10 @@ type SnowflakeInput = {
  */
 export async function snowflakeIds(
 	env: Env,
+	config: Config,
 	input: SnowflakeInput,
 	auto: AutoContext = {},
 ): Promise<SnowflakeIds> {
-	const config = configFrom(env);
 	const count = requestCount(config, input.count, input.via);
 	const form = snowflakeTextForm(input.format, input.prefix);
 	let block: IdBlock;
@@ -81,10 +81,10 @@ export async function snowflakeIds(
 /** Up to MAX_BLOCK_COUNT IDs as `{first, count}` runs, from one object call; never pooled. */
 export async function snowflakeBlocks(
 	env: Env,
+	config: Config,
 	input: SnowflakeInput,
 	cf?: CallerCf,
 ): Promise<SnowflakeBlocks> {
-	const config = configFrom(env);
 	const count = requestBlockCount(config, input.count, input.via);
 	const form = snowflakeTextForm(input.format, input.prefix);
 	const workerId =
@@ -103,10 +103,16 @@ export async function snowflakeBlocks(
 	};
 }
 
-export async function snowflakeStats(env: Env, workerIdInput: unknown, via: Via = "http") {
-	const config = configFrom(env);
+export async function snowflakeStats(
+	env: Env,
+	config: Config,
+	workerIdInput: unknown,
+	via: Via = "http",
+) {
 	const workerId = checkWorkerId(config, workerIdInput, via);
-	const { stats } = await callSnowflake<StatsResult>(env, workerId, (stub) => stub.stats(workerId));
+	const { stats } = await callSnowflake<StatsResult>(env, config, workerId, (stub) =>
+		stub.stats(workerId),
+	);
 	return stats;
 }
 
@@ -115,18 +121,18 @@ let ulids: UlidFactory | undefined;
 let uuids: UuidV7Factory | undefined;
 
 export function ulidIds(
-	env: Env,
+	config: Config,
 	input: { count?: unknown; format?: unknown; via?: Via },
 ): UlidIds {
-	const count = requestCount(configFrom(env), input.count, input.via);
+	const count = requestCount(config, input.count, input.via);
 	const format = checkFormat(input.format);
 	ulids ??= new UlidFactory();
 	const ids = ulids.nextBatch(Date.now(), count);
 	return { type: "ulid", ids: format === "uuid" ? ids.map(ulidToUuid) : ids };
 }
 
-export function uuidv7Ids(env: Env, input: { count?: unknown; via?: Via }): UuidV7Ids {
-	const count = requestCount(configFrom(env), input.count, input.via);
+export function uuidv7Ids(config: Config, input: { count?: unknown; via?: Via }): UuidV7Ids {
+	const count = requestCount(config, input.count, input.via);
 	return { type: "uuidv7", ids: uuidFactory().nextBatch(Date.now(), count) };
 }
 
@@ -137,10 +143,10 @@ export function uuidFactory(): UuidV7Factory {
 }
 
 export function decode(
-	env: Env,
+	config: Config,
 	id: unknown,
 	options: DecodeOptions = {},
 ): DecodedId | DecodedForeign {
 	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
-	return decodeWith(configFrom(env), id, options);
+	return decodeWith(config, id, options);
 }

@@ -3,8 +3,6 @@
  * was served, shared by both transports' loggers (./middleware/request-log.ts for
  * HTTP, ./rpc-call.ts for RPC), so neither imports the other.
  */
-import { configFrom } from "./config";
-
 /** What a handler may add to its request's log line. */
 export interface RequestNote {
 	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
@@ -15,15 +13,6 @@ export interface RequestNote {
 	count?: number;
 	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
 	source?: "pool" | "direct";
-}
-
-/** REQUEST_LOG; on when the config cannot be read, so its `invalid_config` answers are logged. */
-export function requestLogOn(env: Env): boolean {
-	try {
-		return configFrom(env).requestLog;
-	} catch {
-		return true;
-	}
 }
 
 /**

@@ -23,14 +23,14 @@ async function snowflakes(c: Context<AppEnv>, input: Asked) {
 		background: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
 		served: (source: "pool" | "direct") => noteRequest(c, { source }),
 	};
-	return idsResponse(c, await snowflakeIds(c.env, input, auto));
+	return idsResponse(c, await snowflakeIds(c.env, c.var.config, input, auto));
 }
 
 /** Blocks `{first, count}` from one object call (never pooled). */
 async function blocks(c: Context<AppEnv>, input: Asked) {
 	noteAsked(c, { kind: "snowflake-blocks", ...input, count: input.count ?? 1 });
 	noteRequest(c, { source: "direct" });
-	const answer = await snowflakeBlocks(c.env, input, c.req.raw.cf);
+	const answer = await snowflakeBlocks(c.env, c.var.config, input, c.req.raw.cf);
 	noteRequest(c, { workerId: answer.workerId });
 	return c.json(answer, 200, NO_STORE);
 }
@@ -84,7 +84,7 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 	.get("/snowflake/:workerId/stats", validate("param", workerIdParam), async (c) => {
 		const { workerId } = c.req.valid("param");
 		noteAsked(c, { kind: "snowflake-stats", workerId });
-		return c.json(await snowflakeStats(c.env, workerId), 200, NO_STORE);
+		return c.json(await snowflakeStats(c.env, c.var.config, workerId), 200, NO_STORE);
 	});
 
 const tag = "Snowflake";

@@ -16,7 +16,7 @@ import type { Config } from "./config";
 import { type DecodeOptions, decodeWith } from "./decode-options";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
-import { checkFormat, checkWorkerId, requestBlockCount, requestCount, type Via } from "./rules";
+import { checkFormat, checkWorkerId, requestCount, type Via } from "./rules";
 import type { StatsResult } from "./snowflake-do";
 
 export type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
@@ -85,7 +85,7 @@ export async function snowflakeBlocks(
 	input: SnowflakeInput,
 	cf?: CallerCf,
 ): Promise<SnowflakeBlocks> {
-	const count = requestBlockCount(config, input.count, input.via);
+	const count = requestCount(config, input.count, input.via, "blocks");
 	const form = snowflakeTextForm(input.format, input.prefix);
 	const workerId =
 		input.workerId === undefined

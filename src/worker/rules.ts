@@ -22,61 +22,81 @@ function perCallLimit(config: Config): number {
 	return maxIdsPerCall(config.layout, config.maxWaitMs, config.maxBorrowMs);
 }
 
-/** The counts a request may ask for: [1, MAX_BATCH], and no more than one call can issue. */
-export function countRule(config: Config, via: Via = "http"): CountRule {
-	const max = Math.min(config.maxBatch, perCallLimit(config));
-	return via === "rpc"
-		? { min: 1, max }
-		: { min: 1, max, spelling: "written once in decimal digits" };
-}
+/**
+ * What a count counts: IDs (`/snowflake`, `/ulid`, … up to MAX_BATCH) or the IDs
+ * of a blocks request (up to MAX_BLOCK_COUNT).
+ */
+export type CountKind = "ids" | "blocks";
 
-/** A request's count: 1 when absent, else checked against `countRule`. */
-export function requestCount(config: Config, count: unknown, via: Via = "http"): number {
-	if (count === undefined) return 1;
-	if (via === "rpc" && typeof count !== "number") {
-		const { max } = countRule(config, via);
-		throw new IdError(
-			"invalid_count",
-			`count must be a number, an integer in [1, ${max}]; got ${describeValue(count)} (${typeof count})`,
-		);
-	}
-	return checkCount(count, countRule(config, via));
-}
-
-export function invalidRequestCount(config: Config, got: unknown): IdError {
-	return invalidCount(countRule(config), got);
+/** The kind an HTTP path counts: the blocks routes end in `/blocks`. */
+export function countKindOf(path: string): CountKind {
+	return path.endsWith("/blocks") ? "blocks" : "ids";
 }
 
 /** The longest a blocks request may keep its object issuing (ticks it needs × tick length). */
 const MAX_BLOCK_WAIT_MS = 1_000;
 
 /**
- * The counts a blocks request may ask for: MAX_BLOCK_COUNT, no more than fit in
- * 1 s of ticks, and no more than one object call can issue within MAX_WAIT_MS.
+ * The most a request may ask for. IDs: MAX_BATCH. Blocks: MAX_BLOCK_COUNT, no
+ * more than fit in 1 s of ticks. Either: no more than one object call can issue
+ * within MAX_WAIT_MS.
  */
-export function blockCountRule(config: Config, via: Via = "http"): CountRule {
+function maxCount(config: Config, kind: CountKind): number {
+	if (kind === "ids") return Math.min(config.maxBatch, perCallLimit(config));
 	const { layout } = config;
 	const ticks = Math.max(1, Math.floor(MAX_BLOCK_WAIT_MS / layout.timeUnitMs));
-	const max = Math.min(
-		config.maxBlockCount,
-		ticks * (layout.maxSequence + 1),
-		perCallLimit(config),
-	);
-	return via === "rpc"
-		? { min: 1, max }
-		: { min: 1, max, spelling: "for blocks, written once in decimal digits" };
+	return Math.min(config.maxBlockCount, ticks * (layout.maxSequence + 1), perCallLimit(config));
 }
 
-/** A blocks request's count: 1 when absent, else checked against `blockCountRule`. */
-export function requestBlockCount(config: Config, count: unknown, via: Via = "http"): number {
+/** The counts a request may ask for, [1, max], worded for its transport. */
+export function countRule(config: Config, kind: CountKind = "ids", via: Via = "http"): CountRule {
+	const max = maxCount(config, kind);
+	if (via === "rpc") return { min: 1, max };
+	const spelling = "written once in decimal digits";
+	return { min: 1, max, spelling: kind === "blocks" ? `for blocks, ${spelling}` : spelling };
+}
+
+/** A request's count: 1 when absent, else checked against `countRule`. */
+export function requestCount(
+	config: Config,
+	count: unknown,
+	via: Via = "http",
+	kind: CountKind = "ids",
+): number {
 	if (count === undefined) return 1;
-	const rule = blockCountRule(config, via);
-	if (via === "rpc" && typeof count !== "number") throw invalidCount(rule, count);
+	const rule = countRule(config, kind, via);
+	if (via === "rpc" && typeof count !== "number") {
+		if (kind === "blocks") throw invalidCount(rule, count);
+		throw new IdError(
+			"invalid_count",
+			`count must be a number, an integer in [1, ${rule.max}]; got ${describeValue(count)} (${typeof count})`,
+		);
+	}
 	return checkCount(count, rule);
 }
 
-export function invalidBlockCount(config: Config, got: unknown): IdError {
-	return invalidCount(blockCountRule(config), got);
+/** Whether a count parsed from a URL is one `countRule` allows (else `invalidRequestCount`). */
+export function countAllowed(config: Config, kind: CountKind, count: number): boolean {
+	const { min, max } = countRule(config, kind);
+	return count >= min && count <= max;
+}
+
+/** `invalid_count` for a count written in a URL, quoting what was sent. */
+export function invalidRequestCount(
+	config: Config,
+	got: unknown,
+	kind: CountKind = "ids",
+): IdError {
+	return invalidCount(countRule(config, kind), got);
+}
+
+/** `invalid_count` for a count in a JSON body, which must be a JSON number. */
+export function invalidBodyCount(config: Config, got: unknown, kind: CountKind): ServiceError {
+	const { max } = countRule(config, kind, "rpc");
+	return serviceError(
+		"invalid_count",
+		`count in a JSON body must be a number, an integer in [1, ${max}]; got ${describeValue(got)}`,
+	);
 }
 
 /** A worker ID this deployment owns (WORKER_IDS, within the layout's range). */

@@ -11,9 +11,8 @@ import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import {
-	blockCountRule,
-	countRule,
-	invalidBlockCount,
+	countAllowed,
+	countKindOf,
 	invalidFormat,
 	invalidRequestCount,
 	invalidWorkerId,
@@ -144,8 +143,7 @@ function errorFor(
 			`${field} must be an integer written once in decimal digits; got ${describeValue(got)}`,
 		);
 	}
-	if (c.req.path.endsWith("/blocks")) return invalidBlockCount(config, got);
-	return invalidRequestCount(config, got);
+	return invalidRequestCount(config, got, countKindOf(path));
 }
 
 /**
@@ -161,8 +159,7 @@ function outOfRange(
 	const { config } = c.var;
 	const { count, workerId } = data;
 	if (typeof count === "number") {
-		const rule = c.req.path.endsWith("/blocks") ? blockCountRule(config) : countRule(config);
-		if (count < rule.min || count > rule.max) return "count";
+		if (!countAllowed(config, countKindOf(c.req.path), count)) return "count";
 	}
 	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
 	return undefined;

@@ -34,8 +34,16 @@ export interface AutoContext {
 	cf?: CallerCf;
 	/** `ctx.waitUntil`: lets a pool's refill run on after the response. */
 	background?: Background;
-	/** Told how the auto request was served: from the pool, or by a direct object call. */
-	served?: (source: "pool" | "direct") => void;
+}
+
+/**
+ * Snowflake IDs and how they were served, for the request's log line: from the
+ * isolate's pool, or by a direct object call (a named worker ID, pools off, a
+ * large count, a failed or late refill).
+ */
+export interface ServedSnowflakes {
+	body: SnowflakeIds;
+	source: "pool" | "direct";
 }
 
 /** What a Snowflake request asks for; `format`/`prefix` choose the text (decimal by default). */
@@ -57,25 +65,27 @@ export async function snowflakeIds(
 	config: Config,
 	input: SnowflakeInput,
 	auto: AutoContext = {},
-): Promise<SnowflakeIds> {
+): Promise<ServedSnowflakes> {
 	const count = requestCount(config, input.count, input.via);
 	const form = snowflakeTextForm(input.format, input.prefix);
 	let block: IdBlock;
+	let source: ServedSnowflakes["source"] = "direct";
 	if (input.workerId === undefined) {
 		const pool = autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>
 			issueBlock(env, config, id, n),
 		);
 		const taken = await pool.take(count, auto.background);
-		auto.served?.(taken.source);
+		source = taken.source;
 		block = taken;
 	} else {
 		block = await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);
 	}
-	return {
+	const body: SnowflakeIds = {
 		type: "snowflake",
 		workerId: block.workerId,
 		ids: formatRunsAs(config.layout, block.workerId, block.runs, form),
 	};
+	return { body, source };
 }
 
 /** Up to MAX_BLOCK_COUNT IDs as `{first, count}` runs, from one object call; never pooled. */

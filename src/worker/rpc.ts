@@ -57,17 +57,16 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 		// A named worker ID is one object call; an auto call says how the pool served it.
 		const asking = askedNote("snowflake", options);
 		if (options?.workerId !== undefined) asking.source = "direct";
-		return rpcCall(this.env, "snowflake", asking, (config, note) =>
-			snowflakeIds(
+		return rpcCall(this.env, "snowflake", asking, async (config, note) => {
+			const { body, source } = await snowflakeIds(
 				this.env,
 				config,
 				{ ...optionsObject(options), via: "rpc" },
-				{
-					background: (work) => this.ctx.waitUntil(work),
-					served: (source) => note({ source }),
-				},
-			),
-		);
+				{ background: (work) => this.ctx.waitUntil(work) },
+			);
+			note({ source });
+			return body;
+		});
 	}
 
 	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */

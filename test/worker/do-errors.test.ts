@@ -57,7 +57,7 @@ describe("errors of the Durable Object hop", () => {
 		const fake = envWithObject(() =>
 			++attempt === 1 ? Promise.reject(runError({ retryable: true })) : Promise.resolve(okRuns),
 		);
-		const result = await snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 });
+		const { body: result } = await snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 });
 		expect(result.ids).toEqual([String(2 ** 22 + 2 ** 12)]); // tick 1, worker 1, sequence 0
 		expect(fake.calls()).toBe(2);
 	});

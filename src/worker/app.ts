@@ -5,8 +5,8 @@
  * Layers, top to bottom (a module imports only from its own layer's lower modules
  * or from layers below it; never upward, never across transports):
  *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
- *   2. transports     HTTP: app.ts → routes/, middleware/, validation.ts, json-body.ts,
- *                     respond.ts, served-methods.ts, app-env.ts;
+ *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
+ *                     json-body.ts, respond.ts, served-methods.ts, app-env.ts;
  *                     RPC: rpc-call.ts (one call, its log line)
  *   3. operations     operations.ts, forms.ts (one implementation for both transports)
  *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),

@@ -1,15 +1,31 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { cors } from "hono/cors";
+/**
+ * The HTTP app, assembled: middleware in order, then the routes, then the 405s
+ * and the not-found answer. Nothing is decided here; each piece is its own module.
+ *
+ * Layers, top to bottom (a module imports only from its own layer's lower modules
+ * or from layers below it; never upward, never across transports):
+ *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
+ *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
+ *                     json-body.ts, respond.ts, served-methods.ts, app-env.ts;
+ *                     RPC: rpc-call.ts (one call, its log line)
+ *   3. operations     operations.ts, forms.ts (one implementation for both transports)
+ *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),
+ *                     auto-pools.ts, placement.ts, decode-options.ts, request-note.ts
+ *   5. config, errors config.ts, errors.ts, bearer-token.ts, layout-guard.ts,
+ *                     snowflake-do.ts (the object, on config and the core)
+ *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
+ */
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { matchedRoutes } from "hono/route";
-import { METHOD_NAME_ALL } from "hono/router";
-import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
-import { type Config, configFrom } from "./config";
 import { errorResponse, serviceError } from "./errors";
 import { auth } from "./middleware/auth";
+import { resolveConfig } from "./middleware/config";
+import { corsFromConfig } from "./middleware/cors";
+import { headIssuesNothing } from "./middleware/head-guard";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
+import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
@@ -18,6 +34,7 @@ import { regionRoutes } from "./routes/regions";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 import { typeidRoutes } from "./routes/typeid";
+import { methodNotAllowed, servedMethods } from "./served-methods";
 
 /**
  * Paths that need no token even when API_TOKEN is set. (The files in public/ never
@@ -25,94 +42,17 @@ import { typeidRoutes } from "./routes/typeid";
  */
 const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
 
-// Middleware built from the config, once per config (i.e. per isolate).
-const corsFor = new WeakMap<Config, MiddlewareHandler>();
-
-const corsFromConfig: MiddlewareHandler<AppEnv> = (c, next) => {
-	const config = configFrom(c.env);
-	let handler = corsFor.get(config);
-	if (!handler) {
-		handler = cors({
-			origin: config.corsOrigins,
-			allowMethods: [...new Set([...served.values()].flat()), "OPTIONS"],
-			allowHeaders: ["Authorization", "Content-Type", "Accept"],
-			exposeHeaders: ["Retry-After", "X-Request-Id"],
-			maxAge: 86_400,
-		});
-		corsFor.set(config, handler);
-	}
-	return handler(c, next);
-};
-
-/**
- * The longest request URL served. Every valid one is under 100 characters; a longer
- * one is refused before routing and auth, so no error message echoes kilobytes of
- * input. (Before the Worker: Cloudflare's edge answers 414 above 32 KB, local workerd
- * 431 above a 64 KB request line.) Bodies are read only when they declare JSON, and
- * then at most 1 KiB of them (src/worker/json-body.ts).
- */
-const MAX_URL_LENGTH = 4_096;
-
-const urlLengthGuard: MiddlewareHandler<AppEnv> = (c, next) => {
-	const length = c.req.url.length;
-	if (length > MAX_URL_LENGTH) {
-		throw serviceError(
-			"not_found",
-			`no route has a URL longer than ${MAX_URL_LENGTH} characters; this one has ${length}`,
-		);
-	}
-	return next();
-};
-
-/**
- * Each path the routes serve, with its methods in registration order. Read from
- * the app itself, so the 405 answers, the not-found hint and CORS never drift
- * from the routes. Middleware (method ALL) is not a route.
- */
-function servedMethods(routes: readonly RouterRoute[]): Map<string, string[]> {
-	const served = new Map<string, string[]>();
-	for (const { path, method } of routes) {
-		if (method === METHOD_NAME_ALL) continue;
-		const methods = served.get(path) ?? [];
-		if (!methods.includes(method)) methods.push(method);
-		served.set(path, methods);
-	}
-	return served;
-}
-
-const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
-	c.header("Allow", allowed.join(", "));
-	throw serviceError(
-		"method_not_allowed",
-		`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
-	);
-};
-
 const base = new Hono<AppEnv>()
 	.use(requestId())
 	.use(requestLog())
-	.use(corsFromConfig)
-	.use(urlLengthGuard)
+	.use(resolveConfig())
+	.use(corsFromConfig(() => [...served.values()].flat()))
+	.use(urlLengthGuard())
 	.use(auth((path) => PUBLIC_PATHS.has(path)))
 	.use(rateLimit());
 
-/**
- * HEAD is answered by GET handlers (minus the body), so `HEAD /snowflake?count=10000`
- * would issue IDs that nobody sees. On routes that issue IDs (those that also take
- * POST) it is a 405; on read-only routes it stays what HTTP says: GET without a body.
- */
-const headIssuesNothing: MiddlewareHandler<AppEnv> = (c, next) => {
-	if (c.req.method !== "HEAD") return next();
-	const path = matchedRoutes(c)
-		.filter((route) => route.method !== METHOD_NAME_ALL)
-		.at(-1)?.path;
-	const allowed = path === undefined ? undefined : served.get(path);
-	if (allowed?.includes("POST")) return methodNotAllowed(allowed)(c);
-	return next();
-};
-
 const routes = base
-	.use(headIssuesNothing)
+	.use(headIssuesNothing(() => served))
 	.route("/", pageRoutes)
 	.route("/", docsRoutes)
 	.route("/", metaRoutes)

@@ -23,3 +23,11 @@ export function bearerToken(header: string | undefined): string | undefined {
 	const token = match?.[1];
 	return token !== undefined && TOKEN_PATTERN.test(token) ? token : undefined;
 }
+
+/** A token the service accepts, as the request sent it. */
+export interface AcceptedToken {
+	/** Which setting it is: API_TOKEN or API_TOKEN_NEXT. */
+	name: "API_TOKEN" | "API_TOKEN_NEXT";
+	/** A hash of the token (never the token): one rate-limit budget per token. */
+	key: string;
+}

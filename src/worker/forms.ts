@@ -10,17 +10,18 @@ import { describeValue, IdError } from "../ids/errors";
 import { type BoundsKind, idBounds } from "../ids/id-bounds";
 import type { SnowflakeFormat } from "../ids/snowflake-base32";
 import { checkPrefix, TypeIdFactory } from "../ids/typeid";
-import { configFrom } from "./config";
-import { requestCount, uuidFactory, type Via } from "./operations";
+import type { Config } from "./config";
+import { uuidFactory } from "./operations";
+import { requestCount, type Via } from "./rules";
 
 export type { IdRange, TypeIdIds };
 
 /** UUIDv7s from this isolate's factory (shared with /uuidv7) in TypeID form under `prefix`. */
 export function typeidIds(
-	env: Env,
+	config: Config,
 	input: { count?: unknown; prefix?: unknown; via?: Via },
 ): TypeIdIds {
-	const count = requestCount(configFrom(env), input.count, input.via);
+	const count = requestCount(config, input.count, input.via);
 	const prefix = checkPrefix(input.prefix) ?? "";
 	const ids = new TypeIdFactory(prefix, uuidFactory()).nextBatch(Date.now(), count);
 	return { type: "typeid", prefix, ids };
@@ -34,7 +35,7 @@ export type RangeInput = { [K in keyof RangeOptions]?: unknown } & { via?: Via }
  * deployment's layout. A worker ID need not be one this deployment owns: the
  * bounds are arithmetic, and a table may hold IDs of other deployments.
  */
-export function idRange(env: Env, input: RangeInput): IdRange {
+export function idRange(config: Config, input: RangeInput): IdRange {
 	const { kind } = input;
 	for (const end of ["from", "to"] as const) {
 		const value = input[end];
@@ -48,14 +49,14 @@ export function idRange(env: Env, input: RangeInput): IdRange {
 	if (input.workerId !== undefined && typeof input.workerId !== "number") {
 		throw new IdError(
 			"invalid_worker_id",
-			`workerId must be a number, an integer in [0, ${configFrom(env).layout.maxWorkerId}]; got ${describeValue(input.workerId)} (${typeof input.workerId})`,
+			`workerId must be a number, an integer in [0, ${config.layout.maxWorkerId}]; got ${describeValue(input.workerId)} (${typeof input.workerId})`,
 		);
 	}
 	const bounds = idBounds({
 		kind: kind as BoundsKind,
 		from: input.from as number | string,
 		to: input.to as number | string,
-		layout: configFrom(env).layout,
+		layout: config.layout,
 		workerId: input.workerId,
 		format: input.format as SnowflakeFormat | undefined,
 		prefix: input.prefix as string | undefined,

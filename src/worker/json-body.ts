@@ -21,9 +21,8 @@ import { describeValue } from "../ids/errors";
 import { invalidSnowflakeFormat } from "../ids/snowflake-base32";
 import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
-import { configFrom } from "./config";
 import { type ServiceError, serviceError } from "./errors";
-import { blockCountRule, countRule, invalidFormat } from "./operations";
+import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
 const count = z.number().int().optional().describe("How many (as in the query); default 1");
 export const countBody = z.strictObject({ count });
@@ -69,13 +68,7 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === "format") return invalidFormat(got);
 	if (field === "prefix") return invalidPrefix(got);
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
-	const config = configFrom(c.env);
-	const rule = c.req.path.endsWith("/blocks") ? blockCountRule : countRule;
-	const { max } = rule(config, "rpc");
-	return serviceError(
-		"invalid_count",
-		`count in a JSON body must be a number, an integer in [1, ${max}]; got ${describeValue(got)}`,
-	);
+	return invalidBodyCount(c.var.config, got, countKindOf(c.req.path));
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;

@@ -1,7 +1,8 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
 import type { AppEnv } from "./app-env";
-import { askedNote, noteRequest } from "./middleware/request-log";
+import { noteRequest } from "./middleware/request-log";
+import { askedNote } from "./request-note";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 

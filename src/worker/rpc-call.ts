@@ -11,7 +11,8 @@
  */
 import { type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
-import { type RequestNote, requestLogOn } from "./middleware/request-log";
+import { type Config, configFrom } from "./config";
+import type { RequestNote } from "./request-note";
 
 /**
  * An error's message for RPC: `code: detail`, and for retryable refusals a last
@@ -26,21 +27,23 @@ function rpcMessage(error: IdError<string>): string {
 }
 
 /**
- * Runs `operation` as the RPC method `method`; `note` adds to its log line what
- * only the operation learns (the pool's source). Rejects with a plain Error whose
+ * Runs `operation` as the RPC method `method`, with the config resolved once for
+ * the call; `note` adds to its log line what only the operation learns (the pool's source). Rejects with a plain Error whose
  * message starts with the code; an unexpected failure is `internal` and logged.
  */
 export async function rpcCall<T>(
 	env: Env,
 	method: string,
 	asking: RequestNote,
-	operation: (note: (more: RequestNote) => void) => T | Promise<T>,
+	operation: (config: Config, note: (more: RequestNote) => void) => T | Promise<T>,
 ): Promise<T> {
 	const started = Date.now();
 	let line: RequestNote = { ...asking };
 	let error: ServiceErrorCode | undefined;
+	let config: Config | undefined;
 	try {
-		const result = await operation((more) => {
+		config = configFrom(env);
+		const result = await operation(config, (more) => {
 			line = { ...line, ...more };
 		});
 		const { workerId, ids } = result as { workerId?: unknown; ids?: unknown };
@@ -56,7 +59,8 @@ export async function rpcCall<T>(
 		console.error("internal error in IdService", thrown);
 		throw new Error("internal: an internal error occurred; it has been logged");
 	} finally {
-		if (requestLogOn(env)) {
+		// REQUEST_LOG; on when the config could not be read, so its `invalid_config` is logged.
+		if (config ? config.requestLog : true) {
 			const status = error ? STATUS_OF[error] : 200;
 			const durationMs = Date.now() - started;
 			console.log(JSON.stringify({ rpc: method, status, ...line, durationMs, error }));

@@ -17,10 +17,8 @@ import type {
 import type { DecodedId } from "../ids/decode";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
-import { configFrom } from "./config";
 import { serviceError } from "./errors";
 import { idRange, type RangeInput, typeidIds } from "./forms";
-import { askedNote } from "./middleware/request-log";
 import {
 	decode,
 	type SnowflakeIds,
@@ -32,6 +30,7 @@ import {
 	ulidIds,
 	uuidv7Ids,
 } from "./operations";
+import { askedNote } from "./request-note";
 import { rpcCall } from "./rpc-call";
 
 export type {
@@ -58,41 +57,41 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 		// A named worker ID is one object call; an auto call says how the pool served it.
 		const asking = askedNote("snowflake", options);
 		if (options?.workerId !== undefined) asking.source = "direct";
-		return rpcCall(this.env, "snowflake", asking, (note) =>
-			snowflakeIds(
+		return rpcCall(this.env, "snowflake", asking, async (config, note) => {
+			const { body, source } = await snowflakeIds(
 				this.env,
+				config,
 				{ ...optionsObject(options), via: "rpc" },
-				{
-					background: (work) => this.ctx.waitUntil(work),
-					served: (source) => note({ source }),
-				},
-			),
-		);
+				{ background: (work) => this.ctx.waitUntil(work) },
+			);
+			note({ source });
+			return body;
+		});
 	}
 
 	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
 	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
-		return rpcCall(this.env, "snowflakeBlocks", askedNote("snowflake-blocks", options), () =>
-			snowflakeBlocks(this.env, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(this.env, "snowflakeBlocks", askedNote("snowflake-blocks", options), (config) =>
+			snowflakeBlocks(this.env, config, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
-		return rpcCall(this.env, "ulid", askedNote("ulid", options), () =>
-			ulidIds(this.env, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(this.env, "ulid", askedNote("ulid", options), (config) =>
+			ulidIds(config, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
-		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), () =>
-			uuidv7Ids(this.env, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), (config) =>
+			uuidv7Ids(config, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
 	/** UUIDv7s in TypeID form (`user_01j…`), monotonic with `uuidv7`'s; `prefix` omitted: bare TypeIDs. */
 	async typeid(options: TypeIdOptions = {}): Promise<TypeIdIds> {
-		return rpcCall(this.env, "typeid", askedNote("typeid", options), () =>
-			typeidIds(this.env, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(this.env, "typeid", askedNote("typeid", options), (config) =>
+			typeidIds(config, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
@@ -101,8 +100,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	 * (Unix ms or ISO 8601): `WHERE id BETWEEN min AND max`.
 	 */
 	async range(options: RangeOptions): Promise<IdRange> {
-		return rpcCall(this.env, "range", askedNote("range", options), () =>
-			idRange(this.env, { ...(optionsObject(options) as RangeInput), via: "rpc" }),
+		return rpcCall(this.env, "range", askedNote("range", options), (config) =>
+			idRange(config, { ...(optionsObject(options) as RangeInput), via: "rpc" }),
 		);
 	}
 
@@ -111,20 +110,20 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 	 * `{ layout: "discord" }` or explicit `{ timeBits, workerBits, sequenceBits, epoch?, timeUnitMs? }`.
 	 */
 	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
-		return rpcCall(this.env, "decode", {}, () =>
-			decode(this.env, id, optionsObject(options) as DecodeOptions),
+		return rpcCall(this.env, "decode", {}, (config) =>
+			decode(config, id, optionsObject(options) as DecodeOptions),
 		);
 	}
 
 	/** The active Snowflake layout, as `GET /layout` answers it. */
 	async layout(): Promise<LayoutInfo> {
-		return rpcCall(this.env, "layout", {}, () => configFrom(this.env).layout.toJSON());
+		return rpcCall(this.env, "layout", {}, (config) => config.layout.toJSON());
 	}
 
 	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
-		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), () =>
-			snowflakeStats(this.env, workerId, "rpc"),
+		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), (config) =>
+			snowflakeStats(this.env, config, workerId, "rpc"),
 		);
 	}
 

@@ -7,17 +7,16 @@ import { PRESET_NAMES } from "../ids/foreign-layouts";
 import { BOUNDS_KINDS, TIME_RULE } from "../ids/id-bounds";
 import { invalidSnowflakeFormat, SNOWFLAKE_FORMATS } from "../ids/snowflake-base32";
 import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid";
-import { configFrom } from "./config";
+import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import {
-	blockCountRule,
-	countRule,
-	invalidBlockCount,
+	countAllowed,
+	countKindOf,
 	invalidFormat,
 	invalidRequestCount,
 	invalidWorkerId,
-} from "./operations";
+} from "./rules";
 
 /**
  * Integers in query strings and paths: plain decimal digits, leading zeros
@@ -109,14 +108,18 @@ export const decodeQuery = z.object({
 });
 
 /** The raw value the client sent, for the error message. */
-function sent(c: Context, target: keyof ValidationTargets, field: string): unknown {
+function sent(c: Context<AppEnv>, target: keyof ValidationTargets, field: string): unknown {
 	if (target === "param") return c.req.param(field);
 	const values = c.req.queries(field) ?? [];
 	return values.length === 1 ? values[0] : values;
 }
 
-function errorFor(c: Context, target: keyof ValidationTargets, field: string): ServiceError {
-	const config = configFrom(c.env);
+function errorFor(
+	c: Context<AppEnv>,
+	target: keyof ValidationTargets,
+	field: string,
+): ServiceError {
+	const { config } = c.var;
 	const got = sent(c, target, field);
 	const path = c.req.path;
 	if (field === "prefix") return invalidPrefix(got);
@@ -140,8 +143,7 @@ function errorFor(c: Context, target: keyof ValidationTargets, field: string): S
 			`${field} must be an integer written once in decimal digits; got ${describeValue(got)}`,
 		);
 	}
-	if (c.req.path.endsWith("/blocks")) return invalidBlockCount(config, got);
-	return invalidRequestCount(config, got);
+	return invalidRequestCount(config, got, countKindOf(path));
 }
 
 /**
@@ -150,12 +152,14 @@ function errorFor(c: Context, target: keyof ValidationTargets, field: string): S
  * what was sent (`count=99999999999999999999`, `0050000`), not the number it
  * became (1e20, 50000).
  */
-function outOfRange(c: Context, data: Record<string, unknown>): "count" | "workerId" | undefined {
-	const config = configFrom(c.env);
+function outOfRange(
+	c: Context<AppEnv>,
+	data: Record<string, unknown>,
+): "count" | "workerId" | undefined {
+	const { config } = c.var;
 	const { count, workerId } = data;
 	if (typeof count === "number") {
-		const rule = c.req.path.endsWith("/blocks") ? blockCountRule(config) : countRule(config);
-		if (count < rule.min || count > rule.max) return "count";
+		if (!countAllowed(config, countKindOf(c.req.path), count)) return "count";
 	}
 	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
 	return undefined;
@@ -175,7 +179,9 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
 	target: Target,
 	schema: T,
 ) {
-	return zValidator(target, schema, (result, c) => {
+	return zValidator(target, schema, (result, hookContext) => {
+		// Validators run after the app's middleware: the context is the app's.
+		const c = hookContext as Context<AppEnv>;
 		if (!result.success) {
 			const field = String(result.error.issues[0]?.path[0] ?? "count");
 			throw errorFor(c, target, field);

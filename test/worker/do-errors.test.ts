@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
+import { configFrom } from "../../src/worker/config";
 import { snowflakeIds } from "../../src/worker/operations";
 import { IdService } from "../../src/worker/rpc";
 import type { IssueResult } from "../../src/worker/snowflake-do";
@@ -53,7 +54,7 @@ describe("errors of the Durable Object hop", () => {
 		const fake = envWithObject(() =>
 			++attempt === 1 ? Promise.reject(runError({ retryable: true })) : Promise.resolve(okRuns),
 		);
-		const result = await snowflakeIds(fake.env, { workerId: 1 });
+		const { body: result } = await snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 });
 		expect(result.ids).toEqual([String(2 ** 22 + 2 ** 12)]); // tick 1, worker 1, sequence 0
 		expect(fake.calls()).toBe(2);
 	});
@@ -73,7 +74,9 @@ describe("errors of the Durable Object hop", () => {
 		const fake = envWithObject(() =>
 			Promise.reject(new Error("Durable Object reset because its code was updated.")),
 		);
-		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+		await expect(
+			snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 }),
+		).rejects.toMatchObject({
 			code: "unavailable",
 			retryAfterSeconds: 1,
 		});
@@ -95,14 +98,18 @@ describe("errors of the Durable Object hop", () => {
 		const fake = envWithObject(() =>
 			Promise.resolve({ ...okRuns, layout: "epoch=1288834974657;bits=41/11/11;unit=1" }),
 		);
-		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+		await expect(
+			snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 }),
+		).rejects.toMatchObject({
 			code: "layout_mismatch",
 		});
 	});
 
 	it("waits for an object of the previous version (no layout in its answer): 503 unavailable", async () => {
 		const fake = envWithObject(() => Promise.resolve({ ok: true, runs: okRuns.runs }));
-		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+		await expect(
+			snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 }),
+		).rejects.toMatchObject({
 			code: "unavailable",
 			retryAfterSeconds: 1,
 		});
@@ -129,7 +136,9 @@ describe("errors of the Durable Object hop", () => {
 				retryAfterSeconds: 3,
 			}),
 		);
-		await expect(snowflakeIds(fake.env, { workerId: 1 })).rejects.toMatchObject({
+		await expect(
+			snowflakeIds(fake.env, configFrom(fake.env), { workerId: 1 }),
+		).rejects.toMatchObject({
 			code: "clock_regression",
 			retryAfterSeconds: 3,
 		});

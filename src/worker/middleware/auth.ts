@@ -13,17 +13,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import { bearerToken } from "../bearer-token";
-import { type Config, configFrom } from "../config";
+import { type AcceptedToken, bearerToken } from "../bearer-token";
+import type { Config } from "../config";
 import { serviceError } from "../errors";
-
-/** A token the service accepts, as the request sent it. */
-export interface AcceptedToken {
-	/** Which setting it is: API_TOKEN or API_TOKEN_NEXT. */
-	name: "API_TOKEN" | "API_TOKEN_NEXT";
-	/** A hash of the token (never the token): one rate-limit budget per token. */
-	key: string;
-}
 
 interface KnownToken {
 	name: AcceptedToken["name"];
@@ -86,7 +78,7 @@ async function match(
 export function acceptedToken(c: Context<AppEnv>): Promise<AcceptedToken | undefined> {
 	let answer = c.get("acceptedToken");
 	if (!answer) {
-		answer = match(configFrom(c.env), c.req.header("Authorization"));
+		answer = match(c.var.config, c.req.header("Authorization"));
 		c.set("acceptedToken", answer);
 	}
 	return answer;
@@ -114,7 +106,7 @@ function unauthorized(c: Context<AppEnv>): never {
 /** Every path but the public ones needs a token the service accepts, when it has one. */
 export function auth(isPublic: (path: string) => boolean): MiddlewareHandler<AppEnv> {
 	return async (c, next) => {
-		if (!configFrom(c.env).apiToken || isPublic(c.req.path)) return next();
+		if (!c.var.config.apiToken || isPublic(c.req.path)) return next();
 		if (!(await acceptedToken(c))) unauthorized(c);
 		return next();
 	};

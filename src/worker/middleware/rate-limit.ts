@@ -32,7 +32,6 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import { configFrom } from "../config";
 import { serviceError } from "../errors";
 import { acceptedToken } from "./auth";
 import { addressKey } from "./client-address";
@@ -66,7 +65,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler<App
 	// Partial: a deployment may drop the binding from wrangler.toml.
 	const limiterOf = options.limiter ?? ((c) => (c.env as Partial<Env>).RATE_LIMITER);
 	const exempt = options.exempt ?? ((path) => path === "/health");
-	const retryAfterOf = options.retryAfterSeconds ?? ((c) => configFrom(c.env).rateLimitPeriod);
+	const retryAfterOf = options.retryAfterSeconds ?? ((c) => c.var.config.rateLimitPeriod);
 	return async (c, next) => {
 		const limiter = limiterOf(c);
 		if (!limiter || exempt(c.req.path)) return next();

@@ -16,9 +16,9 @@
  *   parses JSON lines into fields).
  * - `now()`: the clock for the duration; default `Date.now` (in production it moves
  *   only across I/O, so the duration is the time spent waiting on objects).
- * - `enabled(c)`: whether this request is logged; default the `REQUEST_LOG` var
- *   (on), and on when the config cannot be read (its `invalid_config` answers are
- *   what operators alert on). Benchmarks on `wrangler dev` turn it off: there every
+ * - `enabled(c)`: whether this request is logged, asked once it is answered;
+ *   default the `REQUEST_LOG` var (on), and on when the config cannot be read (its
+ *   `invalid_config` answers are what operators alert on). Benchmarks on `wrangler dev` turn it off: there every
  *   line crosses the dev server's inspector and costs more than the request itself.
  *
  * @example
@@ -30,20 +30,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { AppEnv } from "../app-env";
-import { configFrom } from "../config";
+import type { Config } from "../config";
 import { asServiceError, type ServiceErrorCode } from "../errors";
-
-/** What a handler may add to its request's log line. */
-export interface RequestNote {
-	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
-	kind?: string;
-	/** The worker ID named, or (on success) the one an auto request used. */
-	workerId?: number;
-	/** How many IDs were asked for (on success, answered). */
-	count?: number;
-	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
-	source?: "pool" | "direct";
-}
+import type { RequestNote } from "../request-note";
 
 export interface RequestLogLine extends RequestNote {
 	requestId: string | undefined;
@@ -76,49 +65,39 @@ function routeOf(c: Context<AppEnv>): string | null {
 	return (routes.find((route) => route.method !== METHOD_NAME_ALL) ?? routes[0])?.path ?? null;
 }
 
-/** REQUEST_LOG; on when the config cannot be read, so its `invalid_config` answers are logged. */
-export function requestLogOn(env: Env): boolean {
-	try {
-		return configFrom(env).requestLog;
-	} catch {
-		return true;
-	}
-}
-
-/**
- * What a request or RPC call asks for, as its log line names it: the worker ID
- * and count only when they are safe integers (never an unparsable or huge input).
- */
-export function askedNote(
-	kind: string,
-	asked: { workerId?: unknown; count?: unknown } | null | undefined,
-): RequestNote {
-	const note: RequestNote = { kind };
-	if (Number.isSafeInteger(asked?.workerId)) note.workerId = asked?.workerId as number;
-	if (Number.isSafeInteger(asked?.count)) note.count = asked?.count as number;
-	return note;
-}
-
 export function requestLog(options: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
 	const write = options.write ?? ((line: string) => console.log(line));
 	const now = options.now ?? Date.now;
-	const enabled = options.enabled ?? ((c) => requestLogOn(c.env));
+	const enabled = options.enabled ?? loggedByConfig;
 	return async (c, next) => {
-		if (!enabled(c)) return next();
 		const started = now();
 		try {
 			await next();
 		} finally {
-			const line: RequestLogLine = {
-				requestId: c.get("requestId"),
-				method: c.req.method,
-				route: routeOf(c),
-				status: c.res.status,
-				...c.get("requestNote"),
-				durationMs: now() - started,
-			};
-			if (c.error) line.error = asServiceError(c.error).code;
-			write(JSON.stringify(line));
+			if (enabled(c)) write(JSON.stringify(lineOf(c, now() - started)));
 		}
 	};
+}
+
+/** The line of an answered request: what it was, how it ended, what its handler noted. */
+function lineOf(c: Context<AppEnv>, durationMs: number): RequestLogLine {
+	const line: RequestLogLine = {
+		requestId: c.get("requestId"),
+		method: c.req.method,
+		route: routeOf(c),
+		status: c.res.status,
+		...c.get("requestNote"),
+		durationMs,
+	};
+	if (c.error) line.error = asServiceError(c.error).code;
+	return line;
+}
+
+/**
+ * REQUEST_LOG, read from the request's config once it is answered; on when the
+ * config could not be read, so its `invalid_config` answers are logged.
+ */
+function loggedByConfig(c: Context<AppEnv>): boolean {
+	const config: Config | undefined = c.var.config;
+	return config ? config.requestLog : true;
 }

@@ -10,7 +10,7 @@ import { rangeQuery, validate } from "../validation";
 export const rangeRoutes = new Hono<AppEnv>().get("/range", validate("query", rangeQuery), (c) => {
 	const query = c.req.valid("query");
 	noteAsked(c, { kind: "range", workerId: query.workerId });
-	return c.json(idRange(c.env, query));
+	return c.json(idRange(c.var.config, query));
 });
 
 export const rangeOperations = [

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { RegionsInfo } from "../../api";
 import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
-import { type Config, configFrom } from "../config";
+import type { Config } from "../config";
 import { operation } from "../openapi/describe";
 import { regionsSchema } from "../openapi/schemas";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
@@ -32,7 +32,7 @@ export type { RegionsInfo };
 
 /** `GET /regions`: the answer depends on the caller, so it is never cached. */
 export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) =>
-	c.json(regionsInfo(configFrom(c.env), c.req.raw.cf), 200, { "Cache-Control": "no-store" }),
+	c.json(regionsInfo(c.var.config, c.req.raw.cf), 200, { "Cache-Control": "no-store" }),
 );
 
 export const regionOperations = [

@@ -15,22 +15,23 @@ type Asked = { workerId?: number; count?: number; format?: string; prefix?: stri
 /** Snowflakes from a worker ID named, or (`workerId` undefined) from this isolate's pool. */
 async function snowflakes(c: Context<AppEnv>, input: Asked) {
 	noteAsked(c, { kind: "snowflake", ...input, count: input.count ?? 1 });
-	// A named worker ID is one object call; an auto request says how it was served
-	// (pool, or direct: pools off, a large count, a failed or late refill).
+	// A named worker ID is one object call (noted before it, so a failure's line says
+	// so too); an auto request says how it was served once it is.
 	if (input.workerId !== undefined) noteRequest(c, { source: "direct" });
 	const auto = {
 		cf: c.req.raw.cf,
 		background: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
-		served: (source: "pool" | "direct") => noteRequest(c, { source }),
 	};
-	return idsResponse(c, await snowflakeIds(c.env, input, auto));
+	const { body, source } = await snowflakeIds(c.env, c.var.config, input, auto);
+	noteRequest(c, { source });
+	return idsResponse(c, body);
 }
 
 /** Blocks `{first, count}` from one object call (never pooled). */
 async function blocks(c: Context<AppEnv>, input: Asked) {
 	noteAsked(c, { kind: "snowflake-blocks", ...input, count: input.count ?? 1 });
 	noteRequest(c, { source: "direct" });
-	const answer = await snowflakeBlocks(c.env, input, c.req.raw.cf);
+	const answer = await snowflakeBlocks(c.env, c.var.config, input, c.req.raw.cf);
 	noteRequest(c, { workerId: answer.workerId });
 	return c.json(answer, 200, NO_STORE);
 }
@@ -84,7 +85,7 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 	.get("/snowflake/:workerId/stats", validate("param", workerIdParam), async (c) => {
 		const { workerId } = c.req.valid("param");
 		noteAsked(c, { kind: "snowflake-stats", workerId });
-		return c.json(await snowflakeStats(c.env, workerId), 200, NO_STORE);
+		return c.json(await snowflakeStats(c.env, c.var.config, workerId), 200, NO_STORE);
 	});
 
 const tag = "Snowflake";

@@ -10,12 +10,12 @@ import { countQuery, ulidQuery, validate } from "../validation";
 /** ULIDs, with what was asked noted first (a refused count's log line names it). */
 function ulids(c: Context<AppEnv>, input: { count?: number; format?: string }) {
 	noteAsked(c, { kind: "ulid", count: input.count ?? 1 });
-	return idsResponse(c, ulidIds(c.env, input));
+	return idsResponse(c, ulidIds(c.var.config, input));
 }
 
 function uuidv7s(c: Context<AppEnv>, input: { count?: number }) {
 	noteAsked(c, { kind: "uuidv7", count: input.count ?? 1 });
-	return idsResponse(c, uuidv7Ids(c.env, input));
+	return idsResponse(c, uuidv7Ids(c.var.config, input));
 }
 
 /** ULID and UUIDv7: made in the Worker itself, no shared state. */

@@ -10,7 +10,7 @@ import { typeidQuery, validate } from "../validation";
 /** TypeIDs: UUIDv7s from the isolate's factory (monotonic, as /uuidv7), in TypeID form. */
 function typeids(c: Context<AppEnv>, input: { count?: number; prefix?: string }) {
 	noteAsked(c, { kind: "typeid", count: input.count ?? 1 });
-	return idsResponse(c, typeidIds(c.env, input));
+	return idsResponse(c, typeidIds(c.var.config, input));
 }
 
 export const typeidRoutes = new Hono<AppEnv>()

@@ -1,0 +1,102 @@
+/**
+ * Calls to the Snowflake Durable Objects: the stub of a worker ID's object (placed
+ * in its region), the retry and error policy around a call, and the layout check
+ * on what it issued. The operations (./operations.ts) are its only callers.
+ */
+import type { IdBlock } from "../ids/id-pool";
+import type { IdRun } from "../ids/snowflake";
+import type { Config } from "./config";
+import { serviceError } from "./errors";
+import { placementFor } from "./placement";
+import type { IssueResult, SnowflakeWorker, StatsResult } from "./snowflake-do";
+
+/** The worker ID's object, created in its region (AUTO_REGIONS) if this is its first use. */
+function snowflakeStub(
+	env: Env,
+	config: Config,
+	workerId: number,
+): DurableObjectStub<SnowflakeWorker> {
+	const id = env.SNOWFLAKE.idFromName(String(workerId));
+	return env.SNOWFLAKE.get(id, placementFor(config, workerId));
+}
+
+/**
+ * Calls a worker ID's object. A Durable Object error marked `.overloaded` is
+ * answered 503 at once (retrying adds load); one marked `.retryable` is tried
+ * once more on a fresh stub. A retried call may waste IDs, never repeat them.
+ */
+export async function callSnowflake<T extends IssueResult | StatsResult>(
+	env: Env,
+	config: Config,
+	workerId: number,
+	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
+): Promise<Extract<T, { ok: true }>> {
+	for (let attempt = 1; ; attempt++) {
+		const stub = snowflakeStub(env, config, workerId); // outside the try: a failure here is ours
+		let result: T;
+		try {
+			result = await call(stub);
+		} catch (error) {
+			const flags = error as { overloaded?: boolean; retryable?: boolean; remote?: boolean };
+			if (flags.overloaded) {
+				throw serviceError(
+					"overloaded",
+					`worker ID ${workerId} is overloaded; retry shortly or spread load over more worker IDs`,
+					1,
+				);
+			}
+			if (flags.retryable && attempt < 2) continue;
+			// Thrown by the object's own code: a bug, answered `internal` and logged.
+			if (flags.remote) throw error;
+			// The platform's: reset, restarting, broken or unreachable. Transient.
+			throw serviceError(
+				"unavailable",
+				`worker ID ${workerId}'s object could not answer (it is restarting or unreachable); retry shortly`,
+				1,
+			);
+		}
+		if (result.ok) return result as Extract<T, { ok: true }>;
+		throw serviceError(result.code, result.detail, result.retryAfterSeconds);
+	}
+}
+
+/**
+ * `count` IDs of `workerId` as runs, from its object, checked to be issued under
+ * this Worker's layout: during a gradual deployment the object may run another
+ * version than the Worker, and runs of another layout formatted with this one
+ * would be other worker IDs' IDs.
+ */
+export async function issueRuns(
+	env: Env,
+	config: Config,
+	workerId: number,
+	count: number,
+): Promise<IdRun[]> {
+	const result = await callSnowflake<IssueResult>(env, config, workerId, (stub) =>
+		stub.issue(workerId, count),
+	);
+	const own = config.layout.fingerprint();
+	if (result.layout === own) return result.runs;
+	if (result.layout === undefined) {
+		// An object of the previous version, which does not say its layout: wait for it to update.
+		throw serviceError(
+			"unavailable",
+			`worker ID ${workerId}'s object runs an older version of the service; retry shortly`,
+			1,
+		);
+	}
+	throw serviceError(
+		"layout_mismatch",
+		`worker ID ${workerId}'s object issues under another Snowflake layout (${result.layout}) than this Worker (${own}); deploy one layout everywhere`,
+	);
+}
+
+/** `count` IDs of `workerId`, as the block the pools and operations hand on. */
+export async function issueBlock(
+	env: Env,
+	config: Config,
+	workerId: number,
+	count: number,
+): Promise<IdBlock> {
+	return { workerId, runs: await issueRuns(env, config, workerId, count) };
+}

@@ -1,0 +1,30 @@
+/**
+ * What one request or RPC call's log line says about what it asked for and how it
+ * was served, shared by both transports' loggers (./middleware/request-log.ts for
+ * HTTP, ./rpc-call.ts for RPC), so neither imports the other.
+ */
+/** What a handler may add to its request's log line. */
+export interface RequestNote {
+	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
+	kind?: string;
+	/** The worker ID named, or (on success) the one an auto request used. */
+	workerId?: number;
+	/** How many IDs were asked for (on success, answered). */
+	count?: number;
+	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
+	source?: "pool" | "direct";
+}
+
+/**
+ * What a request or RPC call asks for, as its log line names it: the worker ID
+ * and count only when they are safe integers (never an unparsable or huge input).
+ */
+export function askedNote(
+	kind: string,
+	asked: { workerId?: unknown; count?: unknown } | null | undefined,
+): RequestNote {
+	const note: RequestNote = { kind };
+	if (Number.isSafeInteger(asked?.workerId)) note.workerId = asked?.workerId as number;
+	if (Number.isSafeInteger(asked?.count)) note.count = asked?.count as number;
+	return note;
+}

@@ -2,7 +2,7 @@
  * The service's operations, one implementation behind both the HTTP routes and
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
-import type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids } from "../api";
+import type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids } from "../api";
 import { blocksOfRuns } from "../ids/blocks";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
@@ -19,7 +19,7 @@ import { autoSetFor, type CallerCf } from "./placement";
 import { checkFormat, checkWorkerId, requestCount, type Via } from "./rules";
 import type { StatsResult } from "./snowflake-do";
 
-export type { SnowflakeBlocks, SnowflakeIds, UlidFormat, UlidIds, UuidV7Ids };
+export type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids };
 
 /**
  * Spreads `/snowflake` across the worker IDs of the caller's region (or

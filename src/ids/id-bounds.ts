@@ -18,7 +18,7 @@ import { describeValue, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import { type SnowflakeFormat, snowflakeText, snowflakeTextForm } from "./snowflake-base32";
 import { checkPrefix, typeIdSuffix, withPrefix } from "./typeid";
-import { parseUuid } from "./uuidv7";
+import { parseUuid } from "./uuid";
 
 export type BoundsKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
 export const BOUNDS_KINDS: readonly BoundsKind[] = ["snowflake", "ulid", "uuidv7", "typeid"];

@@ -90,5 +90,6 @@ export {
 	TypeIdFactory,
 } from "./typeid";
 export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./ulid";
-export { parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7";
+export { parseUuid, uuidV7Timestamp } from "./uuid";
+export { UuidV7Factory } from "./uuidv7";
 export { type WorkerIdRange, WorkerIdSet } from "./worker-id-set";

@@ -1,10 +1,10 @@
 import * as z from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
-import { RegionMap } from "../ids/regions";
 import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
+import { RegionMap } from "./regions";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
 export interface Config {

@@ -23,7 +23,7 @@
 import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "../api";
 import { runsOfBlocks } from "../ids/blocks";
 import { describeValue, IdError } from "../ids/errors";
-import { type Background, type IdBlock, IdPool } from "../ids/id-pool";
+import { type Background, IdPool, type IssuedRuns } from "../ids/id-pool";
 import { type LayoutConfig, SnowflakeLayout } from "../ids/layout";
 import { formatRuns } from "../ids/snowflake";
 import { checkTimeoutMs, startDeadline } from "./deadline";
@@ -121,7 +121,7 @@ export function createIdPool(options: IdPoolClientOptions) {
 		return check;
 	};
 
-	const issue = async (count: number): Promise<IdBlock> => {
+	const issue = async (count: number): Promise<IssuedRuns> => {
 		const layout = await serviceLayout();
 		const answer = await source.snowflakeBlocks({ count });
 		return { workerId: answer.workerId, runs: checkedRuns(layout, answer) };

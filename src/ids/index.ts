@@ -53,7 +53,13 @@ export {
 	readTime,
 	type TimeInput,
 } from "./id-bounds";
-export { type IdBlock, IdPool, type IdPoolOptions, type IdPoolStats } from "./id-pool";
+export {
+	type IdBlock,
+	IdPool,
+	type IdPoolOptions,
+	type IdPoolStats,
+	type IssuedRuns,
+} from "./id-pool";
 export {
 	type LayoutConfig,
 	type SnowflakeFields,

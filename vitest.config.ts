@@ -34,7 +34,7 @@ export default defineConfig({
 				},
 			},
 			{
-				// The HTTP client and its pool (src/client*.ts) against a stand-in fetch.
+				// The HTTP client and its pool (src/client/) against a stand-in fetch.
 				test: { name: "client", include: ["test/client/**/*.test.ts"], environment: "node" },
 			},
 			{

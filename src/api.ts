@@ -11,7 +11,6 @@ import type { IdErrorCode } from "./ids/errors";
 import type { DecodedForeign, PresetName } from "./ids/foreign-layouts";
 import type { BoundsKind } from "./ids/id-bounds";
 import type { SnowflakeLayout } from "./ids/layout";
-import type { GeoPoint, LocationHint } from "./ids/regions";
 import type { SnowflakeStats } from "./ids/snowflake";
 import type { SnowflakeFormat } from "./ids/snowflake-base32";
 
@@ -131,6 +130,15 @@ export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
  * (ISO 8601) is when they began.
  */
 export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };
+
+/** A Cloudflare Durable Object location hint (the Worker lists them in src/worker/regions.ts). */
+export type LocationHint = "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
+
+/** Degrees: latitude in [-90, 90], longitude in [-180, 180]. */
+export interface GeoPoint {
+	readonly latitude: number;
+	readonly longitude: number;
+}
 
 /** What `GET /regions` answers. Worker-ID sets are written as `"0-7,16"`. */
 export interface RegionsInfo {

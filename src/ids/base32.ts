@@ -75,14 +75,22 @@ export function checkTimestamp(ms: number, kind: string): void {
 /** The 10-character base32 form of a 48-bit millisecond time. */
 export function encodeTime(ms: number): string {
 	checkTimestamp(ms, "ULID");
-	let chars = "";
-	let rest = ms;
-	// Division, not bit shifts: the time has 48 bits and JS bitwise operators have 32.
-	for (let i = 0; i < TIME_CHARS; i++) {
-		chars = CROCKFORD_ALPHABET.charAt(rest % 32) + chars;
+	return base32Digits(ms, TIME_CHARS, CROCKFORD_ALPHABET);
+}
+
+/**
+ * `value` (a non-negative safe integer below 32^width) as `width` characters of
+ * `alphabet` (Crockford's, in the case the form uses). Division, not bit shifts:
+ * values have up to 53 bits and JS bitwise operators have 32.
+ */
+export function base32Digits(value: number, width: number, alphabet: string): string {
+	let text = "";
+	let rest = value;
+	for (let i = 0; i < width; i++) {
+		text = alphabet.charAt(rest % 32) + text;
 		rest = Math.floor(rest / 32);
 	}
-	return chars;
+	return text;
 }
 
 /** The millisecond time of a 10-character base32 ULID time part. */

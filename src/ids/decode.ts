@@ -17,7 +17,7 @@ import {
 } from "./snowflake-base32";
 import { type DecodedTypeId, decodeTypeId, splitPrefix } from "./typeid";
 import { type DecodedUlid, decodeUlid, uuidToUlid } from "./ulid";
-import { parseUuid, uuidV7Timestamp } from "./uuidv7";
+import { hyphenatedUuid, isUuidV7, parseUuid, uuidV7Timestamp } from "./uuid";
 
 /** A Snowflake ID taken apart under a layout. */
 export interface DecodedSnowflake {
@@ -69,21 +69,6 @@ export type DecodedId =
 export type DecodeFormat = "typeid" | "base32";
 export const DECODE_FORMATS: readonly DecodeFormat[] = ["typeid", "base32"];
 
-/**
- * A UUID written in another common form — `urn:uuid:…` (RFC 9562 §4), `{…}`
- * (Microsoft's registry form) or 32 hex digits without hyphens — as 8-4-4-4-12;
- * any other text unchanged.
- */
-function hyphenatedUuid(text: string): string {
-	let inner = text;
-	if (/^urn:uuid:/i.test(inner)) inner = inner.slice(9);
-	else if (inner.startsWith("{") && inner.endsWith("}")) inner = inner.slice(1, -1);
-	if (/^[0-9a-f]{32}$/i.test(inner)) {
-		inner = `${inner.slice(0, 8)}-${inner.slice(8, 12)}-${inner.slice(12, 16)}-${inner.slice(16, 20)}-${inner.slice(20)}`;
-	}
-	return inner.length === 36 ? inner : text;
-}
-
 const SNOWFLAKE_LIMIT = 2n ** 63n;
 const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
 
@@ -117,9 +102,7 @@ export function decodeId(text: string, layout: SnowflakeLayout, format?: DecodeF
 	if (text.length === 36) {
 		const uuid = parseUuid(text);
 		const ulid = uuidToUlid(uuid.id);
-		// RFC 9562 §4.1: a version-7 UUID has the variant bits 10; anything else with a 7
-		// in that nibble belongs to another variant and only looks like one.
-		if (uuid.version === 7 && ((uuid.bytes[8] ?? 0) & 0xc0) === 0x80) {
+		if (isUuidV7(uuid.bytes)) {
 			const timestamp = uuidV7Timestamp(uuid.bytes);
 			return { type: "uuidv7", id: uuid.id, version: 7, timestamp, time: isoTime(timestamp), ulid };
 		}

@@ -11,7 +11,7 @@
  */
 import { isoTime } from "./clock";
 import { IdError } from "./errors";
-import { splitTwitterWorkerId, TWITTER_LAYOUT } from "./layout";
+import { MAX_DATE_MS, splitTwitterWorkerId, TWITTER_LAYOUT } from "./layout";
 
 /** A field below the time, from high bits to low. */
 export interface ForeignField {
@@ -107,7 +107,7 @@ export function customLayout(input: CustomLayoutInput): ForeignLayout {
 		(total === 63 || total === 64) &&
 		Number.isSafeInteger(epoch) &&
 		epoch >= 0 &&
-		epoch <= 8.64e15 &&
+		epoch <= MAX_DATE_MS &&
 		Number.isSafeInteger(timeUnitMs) &&
 		timeUnitMs >= 1 &&
 		timeUnitMs <= 86_400_000;
@@ -160,7 +160,7 @@ export function decodeForeign(text: string, layout: ForeignLayout): DecodedForei
 	// Answered in the layout's order, high bits first, as the system documents them.
 	const values: Record<string, number> = Object.fromEntries(fromLowBits.reverse());
 	const timestamp = layout.epoch + Number(rest) * layout.timeUnitMs;
-	if (timestamp > 8.64e15) {
+	if (timestamp > MAX_DATE_MS) {
 		throw new IdError(
 			"invalid_id",
 			`under the ${layout.name} layout this ID's time is past year 275760`,

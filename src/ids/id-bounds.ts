@@ -15,10 +15,10 @@
  */
 import { encodeTime, MAX_TIMESTAMP_MS } from "./base32";
 import { describeValue, IdError } from "./errors";
-import type { SnowflakeLayout } from "./layout";
+import { MAX_DATE_MS, type SnowflakeLayout } from "./layout";
 import { type SnowflakeFormat, snowflakeText, snowflakeTextForm } from "./snowflake-base32";
 import { checkPrefix, typeIdSuffix, withPrefix } from "./typeid";
-import { parseUuid } from "./uuidv7";
+import { parseUuid } from "./uuid";
 
 export type BoundsKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
 export const BOUNDS_KINDS: readonly BoundsKind[] = ["snowflake", "ulid", "uuidv7", "typeid"];
@@ -62,7 +62,7 @@ export function readTime(name: string, value: unknown): number {
 	else if (value instanceof Date) ms = value.getTime();
 	else if (typeof value === "string" && /^[0-9]{1,16}$/.test(value)) ms = Number(value);
 	else if (typeof value === "string" && ISO_TIME.test(value)) ms = Date.parse(value);
-	if (Number.isSafeInteger(ms) && Math.abs(ms) <= 8.64e15) return ms;
+	if (Number.isSafeInteger(ms) && Math.abs(ms) <= MAX_DATE_MS) return ms;
 	throw new IdError("invalid_range", `${name} must be ${TIME_RULE}; got ${describeValue(value)}`);
 }
 

@@ -4,8 +4,10 @@
  * direct call are injected, so the Worker (refilling from a worker ID's object)
  * and consumers (refilling from blocks over RPC or HTTP) share it.
  *
- * - A block is what one refill returned: runs of one worker ID. A request takes
- *   all its IDs from one block, so they strictly increase and share a worker ID.
+ * - What one object call issues is `IssuedRuns`: runs of one worker ID (not an
+ *   API block `{ first, count }`). The pool holds each refill's runs as a block;
+ *   a request takes all its IDs from one block, so they strictly increase and
+ *   share a worker ID.
  * - Fresh: no ID is handed out more than `maxAgeMs` after its tick starts;
  *   older leftovers are dropped (wasted, never reissued).
  * - Adaptive: the block size doubles when a block runs out within half the
@@ -25,11 +27,17 @@
 import { describeValue, IdError } from "./errors";
 import type { IdRun } from "./snowflake";
 
-/** IDs of one worker ID, strictly increasing across its runs. */
-export interface IdBlock {
+/**
+ * IDs one object call issued (a refill or a direct call): one worker ID's runs,
+ * strictly increasing across them.
+ */
+export interface IssuedRuns {
 	workerId: number;
 	runs: IdRun[];
 }
+
+/** @deprecated The old name of `IssuedRuns`, which is not an API block `{ first, count }`. */
+export type IdBlock = IssuedRuns;
 
 export interface IdPoolOptions {
 	/** Unix milliseconds now; frozen clocks are fine (the pool never waits on it). */
@@ -37,9 +45,9 @@ export interface IdPoolOptions {
 	/** Unix milliseconds at which a tick starts (`layout.msOf`). */
 	msOfTick: (tick: number) => number;
 	/** Fetches a new block of about `size` IDs (one object call, one worker ID). */
-	refill: (size: number) => Promise<IdBlock>;
+	refill: (size: number) => Promise<IssuedRuns>;
 	/** Issues `count` IDs without the pool: large counts and failed refills. */
-	direct: (count: number) => Promise<IdBlock>;
+	direct: (count: number) => Promise<IssuedRuns>;
 	/** Freshness bound in ms; 0 turns the pool off (every request goes direct). */
 	maxAgeMs: number;
 	/** Largest block the pool asks for; larger counts go direct. */
@@ -53,8 +61,8 @@ export interface IdPoolOptions {
 	refillTimeoutMs?: number;
 }
 
-/** What `take` answers: one block's IDs, and whether they came from the pool or a direct call. */
-export interface TakenBlock extends IdBlock {
+/** What `take` answers: IDs from one block or direct call, and which of the two. */
+export interface TakenRuns extends IssuedRuns {
 	source: "pool" | "direct";
 }
 
@@ -123,7 +131,7 @@ export class IdPool {
 	 * safe integer. `background` (e.g. `ctx.waitUntil`) receives every refill, so
 	 * a refill outlives the request that started it and other takers can rely on it.
 	 */
-	async take(count: number, background?: Background): Promise<TakenBlock> {
+	async take(count: number, background?: Background): Promise<TakenRuns> {
 		if (!Number.isSafeInteger(count) || count < 1) {
 			throw new IdError(
 				"invalid_count",
@@ -153,7 +161,7 @@ export class IdPool {
 		return this.goDirectFresh(count);
 	}
 
-	private async goDirect(count: number): Promise<TakenBlock> {
+	private async goDirect(count: number): Promise<TakenRuns> {
 		this.counters.directCalls++;
 		return { ...(await this.options.direct(count)), source: "direct" };
 	}
@@ -163,7 +171,7 @@ export class IdPool {
 	 * A block that arrives already older (a slow call) is dropped and asked for once
 	 * more; a second stale one is refused as retryable rather than handed out.
 	 */
-	private async goDirectFresh(count: number): Promise<TakenBlock> {
+	private async goDirectFresh(count: number): Promise<TakenRuns> {
 		for (let attempt = 0; ; attempt++) {
 			const taken = await this.goDirect(count);
 			const first = taken.runs[0];
@@ -196,7 +204,7 @@ export class IdPool {
 	}
 
 	/** Takes from the current block, moving to the next when it cannot serve. */
-	private takeHeld(count: number): IdBlock | undefined {
+	private takeHeld(count: number): IssuedRuns | undefined {
 		const now = this.options.now();
 		for (;;) {
 			const block = this.current;
@@ -239,7 +247,7 @@ export class IdPool {
 		this.current = undefined;
 	}
 
-	private cut(block: HeldBlock, count: number): IdBlock {
+	private cut(block: HeldBlock, count: number): IssuedRuns {
 		const runs: IdRun[] = [];
 		let wanted = count;
 		for (let run = block.runs[0]; run && wanted > 0; run = block.runs[0]) {
@@ -323,7 +331,7 @@ export class IdPool {
 		return refill;
 	}
 
-	private store(block: IdBlock, size: number): void {
+	private store(block: IssuedRuns, size: number): void {
 		const runs = block.runs.filter((run) => run.count > 0);
 		let available = 0;
 		for (const run of runs) available += run.count;

@@ -53,7 +53,13 @@ export {
 	readTime,
 	type TimeInput,
 } from "./id-bounds";
-export { type IdBlock, IdPool, type IdPoolOptions, type IdPoolStats } from "./id-pool";
+export {
+	type IdBlock,
+	IdPool,
+	type IdPoolOptions,
+	type IdPoolStats,
+	type IssuedRuns,
+} from "./id-pool";
 export {
 	type LayoutConfig,
 	type SnowflakeFields,
@@ -90,5 +96,6 @@ export {
 	TypeIdFactory,
 } from "./typeid";
 export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./ulid";
-export { parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7";
+export { parseUuid, uuidV7Timestamp } from "./uuid";
+export { UuidV7Factory } from "./uuidv7";
 export { type WorkerIdRange, WorkerIdSet } from "./worker-id-set";

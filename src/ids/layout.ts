@@ -35,7 +35,7 @@ export const TWITTER_LAYOUT: LayoutConfig = Object.freeze({
 });
 
 /** The latest instant a JavaScript Date can hold (year 275760). */
-const MAX_DATE_MS = 8.64e15;
+export const MAX_DATE_MS = 8.64e15;
 /** Worker and sequence fields stay within 30 bits so they are plain small integers. */
 const MAX_FIELD_BITS = 30;
 

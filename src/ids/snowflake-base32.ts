@@ -9,6 +9,7 @@
  *   snowflakeFromBase32("1asd13xh1f800");              // 1541815603606036480n
  *   snowflakeText(1541815603606036480n, { format: "base32", prefix: "order" }); // "order_1asd13xh1f800"
  */
+import { base32Digits } from "./base32";
 import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
@@ -49,15 +50,9 @@ function lowDigits(low: number): string {
 	return (PAIRS[low >>> 20] as string) + PAIRS[(low >>> 10) & 1023] + PAIRS[low & 1023];
 }
 
-/** `value` (a non-negative integer below 32^width) as `width` base32 characters. */
-function digits(value: number, width: number): string {
-	let text = "";
-	let rest = value;
-	for (let i = 0; i < width; i++) {
-		text = TYPEID_ALPHABET.charAt(rest % 32) + text;
-		rest = Math.floor(rest / 32);
-	}
-	return text;
+/** The high bits (below 32^7) as 7 characters. */
+function highDigits(value: number): string {
+	return base32Digits(value, 7, TYPEID_ALPHABET);
 }
 
 function checkId(id: bigint): bigint {
@@ -70,7 +65,7 @@ function checkId(id: bigint): bigint {
 /** A Snowflake ID (bigint or decimal text, below 2^63) as 13 base32 characters. */
 export function snowflakeToBase32(id: bigint | string): string {
 	const value = checkId(typeof id === "string" ? BigInt(id) : id);
-	return digits(Number(value >> BigInt(LOW_BITS)), 7) + lowDigits(Number(value & LOW_MASK));
+	return highDigits(Number(value >> BigInt(LOW_BITS))) + lowDigits(Number(value & LOW_MASK));
 }
 
 /** The Snowflake ID of 13 strict base32 characters; throws `invalid_id`. */
@@ -151,12 +146,12 @@ export function formatRunsAs(
 		const first = layout.compose({ tick: run.tick, workerId, sequence: run.firstSequence });
 		let high = Number(first >> BigInt(LOW_BITS));
 		let low = Number(first & LOW_MASK);
-		let highText = head + digits(high, 7);
+		let highText = head + highDigits(high);
 		for (let i = 0; i < run.count; i++) {
 			ids.push(highText + lowDigits(low));
 			if (++low === LOW_LIMIT) {
 				low = 0;
-				highText = head + digits(++high, 7);
+				highText = head + highDigits(++high);
 			}
 		}
 	}

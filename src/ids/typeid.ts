@@ -18,7 +18,8 @@
 import { CROCKFORD_ALPHABET, decodeBits, describeCharAt, encodeBits } from "./base32";
 import { isoTime } from "./clock";
 import { describeValue, IdError } from "./errors";
-import { formatUuid, parseUuid, UuidV7Factory, uuidV7Timestamp } from "./uuidv7";
+import { formatUuid, HEX_VALUES, isUuidV7, parseUuid, uuidV7Timestamp } from "./uuid";
+import { UuidV7Factory } from "./uuidv7";
 
 /** TypeID's alphabet: Crockford's 32 digits in lowercase, in ascending character order. */
 export const TYPEID_ALPHABET = CROCKFORD_ALPHABET.toLowerCase();
@@ -124,18 +125,6 @@ export function checkStrictBase32(suffix: string, length: number, what: string):
 	}
 }
 
-/** Character code → value of a hex digit (either case), -1 otherwise. */
-const HEX_VALUES = buildHexValues();
-
-function buildHexValues(): Int8Array {
-	const table = new Int8Array(128).fill(-1);
-	for (const [i, digit] of [..."0123456789abcdef"].entries()) {
-		table[digit.charCodeAt(0)] = i;
-		table[digit.toUpperCase().charCodeAt(0)] = i;
-	}
-	return table;
-}
-
 const ALPHABET_CODES = Array.from(TYPEID_ALPHABET, (c) => c.charCodeAt(0));
 
 /**
@@ -213,7 +202,7 @@ export function decodeTypeId(text: string): DecodedTypeId {
 	const { prefix, uuid, bytes } = parseTypeId(text);
 	const version = (bytes[6] ?? 0) >> 4;
 	const decoded: DecodedTypeId = { type: "typeid", id: text, prefix, uuid, version };
-	if (version === 7 && ((bytes[8] ?? 0) & 0xc0) === 0x80) {
+	if (isUuidV7(bytes)) {
 		const timestamp = uuidV7Timestamp(bytes);
 		return { ...decoded, timestamp, time: isoTime(timestamp) };
 	}

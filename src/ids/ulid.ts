@@ -25,7 +25,7 @@ import {
 import { cryptoRandomBytes, isoTime, type RandomBytes } from "./clock";
 import { checkCount, IdError } from "./errors";
 import { ANY_BATCH, RandomPool } from "./random";
-import { bytesToHex, formatUuid, parseUuid } from "./uuidv7";
+import { bytesToHex, formatUuid, parseUuid } from "./uuid";
 
 export const ULID_LENGTH = 26;
 /** The largest ULID: 128 one bits. */

@@ -8,17 +8,16 @@
  * 32 bits of rand_b are fresh random bits in every UUID, so IDs from one
  * millisecond are not guessable from each other.
  *
- * Also here: UUID text parsing and formatting (any version).
- *
  *   const uuids = new UuidV7Factory();                  // randomness: crypto.getRandomValues
  *   uuids.next(Date.now());                             // "0192…-…-7…-8…-…", lowercase
  *   uuids.nextBatch(Date.now(), 3);                     // three, strictly increasing
  *   uuidV7Timestamp(parseUuid(uuids.next(1e12)).bytes); // 1000000000000
  */
-import { checkTimestamp, describeCharAt } from "./base32";
+import { checkTimestamp } from "./base32";
 import { cryptoRandomBytes, type RandomBytes } from "./clock";
-import { checkCount, IdError } from "./errors";
+import { checkCount } from "./errors";
 import { ANY_BATCH, RandomPool } from "./random";
+import { hex } from "./uuid";
 
 const HYPHEN = 0x2d;
 
@@ -136,82 +135,8 @@ export class UuidV7Factory {
 	}
 }
 
-/** The 48-bit unix millisecond timestamp at the front of a UUIDv7's 16 bytes. */
-export function uuidV7Timestamp(bytes: Uint8Array): number {
-	if (bytes.length !== 16) throw new RangeError(`a UUID has 16 bytes, got ${bytes.length}`);
-	let ms = 0;
-	for (const byte of bytes.subarray(0, 6)) ms = ms * 256 + byte;
-	return ms;
-}
-
-/** A UUID's canonical text, version nibble and 16 bytes. */
-export interface ParsedUuid {
-	/** Lowercase 8-4-4-4-12. */
-	id: string;
-	version: number;
-	bytes: Uint8Array;
-}
-
-const UUID_FORMAT =
-	"UUID must be 36 characters, 32 hex digits (0-9, a-f, any case) with hyphens at 8-4-4-4-12, e.g. 017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
-
-/** Parses a UUID of any version in its 36-character hyphenated form (no braces, no urn:uuid:). */
-export function parseUuid(text: string): ParsedUuid {
-	if (text.length !== 36) {
-		throw new IdError("invalid_id", `${UUID_FORMAT}; got ${text.length} characters`);
-	}
-	const bytes = new Uint8Array(16);
-	let written = 0;
-	for (let i = 0; i < 36; ) {
-		if (i === 8 || i === 13 || i === 18 || i === 23) {
-			if (text.charCodeAt(i) !== HYPHEN) {
-				throw new IdError(
-					"invalid_id",
-					`${UUID_FORMAT}; expected '-' at position ${i + 1}, found ${describeCharAt(text, i)}`,
-				);
-			}
-			i++;
-			continue;
-		}
-		const high = hexValue(text, i);
-		const low = hexValue(text, i + 1);
-		bytes[written++] = (high << 4) | low;
-		i += 2;
-	}
-	return { id: text.toLowerCase(), version: hexValue(text, 14), bytes };
-}
-
-function hexValue(text: string, index: number): number {
-	const value = Number.parseInt(text.charAt(index), 16);
-	if (Number.isNaN(value)) {
-		throw new IdError(
-			"invalid_id",
-			`${UUID_FORMAT}; found ${describeCharAt(text, index)} at position ${index + 1}`,
-		);
-	}
-	return value;
-}
-
-/** 16 bytes as a lowercase 8-4-4-4-12 UUID. */
-export function formatUuid(bytes: Uint8Array): string {
-	const digits = bytesToHex(bytes);
-	return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
-}
-
-/** Bytes as lowercase hex, two digits each. */
-export function bytesToHex(bytes: Uint8Array): string {
-	let digits = "";
-	for (const byte of bytes) digits += hex(byte, 2);
-	return digits;
-}
-
 /** Character code of the lowercase hex digit for bits shift+3..shift of `value`. */
 function hexDigit(value: number, shift: number): number {
 	const nibble = (value >>> shift) & 15;
 	return nibble < 10 ? 0x30 + nibble : 0x57 + nibble; // '0'-'9', 'a'-'f'
-}
-
-/** `value` (an unsigned integer below 16^width) as exactly `width` lowercase hex digits. */
-function hex(value: number, width: number): string {
-	return value.toString(16).padStart(width, "0");
 }

@@ -5,12 +5,12 @@
  * each get their own pool. A pool holds IDs only; the refill makes its Durable
  * Object stub inside the call, in the request that runs it.
  */
-import { type IdBlock, IdPool } from "../ids/id-pool";
+import { IdPool, type IssuedRuns } from "../ids/id-pool";
 import type { WorkerIdSet } from "../ids/worker-id-set";
 import type { Config } from "./config";
 
 /** Issues `count` IDs from one worker ID's object (the one object call every path uses). */
-export type IssueFromObject = (workerId: number, count: number) => Promise<IdBlock>;
+export type IssueFromObject = (workerId: number, count: number) => Promise<IssuedRuns>;
 
 /**
  * Per config (parsed once per env, so one per isolate in production; tests make

@@ -1,10 +1,10 @@
 import * as z from "zod";
 import { IdError } from "../ids/errors";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
-import { RegionMap } from "../ids/regions";
+import { type LayoutConfig, MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
+import { RegionMap } from "./regions";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
 export interface Config {
@@ -210,7 +210,7 @@ function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout
 	const field = (name: VarName, fallback: number, min: number, max: number) =>
 		problems.read(() => integerVar(vars, name, fallback, min, max), undefined);
 	const config = {
-		epoch: field("SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, 8.64e15),
+		epoch: field("SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, MAX_DATE_MS),
 		timeBits: field("SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
 		workerBits: field("SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30),
 		sequenceBits: field("SNOWFLAKE_SEQUENCE_BITS", TWITTER_LAYOUT.sequenceBits, 1, 30),

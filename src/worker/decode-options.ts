@@ -18,6 +18,7 @@ import {
 	type ForeignLayout,
 	PRESET_NAMES,
 } from "../ids/foreign-layouts";
+import { MAX_DATE_MS } from "../ids/layout";
 import type { Config } from "./config";
 
 export type { DecodeOptions };
@@ -56,7 +57,7 @@ function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | u
 		// A system's start time is often its own setting (Sonyflake v2 starts at 2025-01-01).
 		const { epoch } = options;
 		if (epoch === undefined) return preset;
-		if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > 8.64e15) {
+		if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_DATE_MS) {
 			throw new IdError("invalid_layout", `epoch must be Unix ms in [0, 8.64e15]; got ${epoch}`);
 		}
 		return { ...preset, epoch };

@@ -3,7 +3,7 @@
  * in its region), the retry and error policy around a call, and the layout check
  * on what it issued. The operations (./operations.ts) are its only callers.
  */
-import type { IdBlock } from "../ids/id-pool";
+import type { IssuedRuns } from "../ids/id-pool";
 import type { IdRun } from "../ids/snowflake";
 import type { Config } from "./config";
 import { serviceError } from "./errors";
@@ -97,6 +97,6 @@ export async function issueBlock(
 	config: Config,
 	workerId: number,
 	count: number,
-): Promise<IdBlock> {
+): Promise<IssuedRuns> {
 	return { workerId, runs: await issueRuns(env, config, workerId, count) };
 }

@@ -7,7 +7,7 @@ import { blocksOfRuns } from "../ids/blocks";
 import type { DecodedId } from "../ids/decode";
 import { IdError } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
-import type { Background, IdBlock } from "../ids/id-pool";
+import type { Background, IssuedRuns } from "../ids/id-pool";
 import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake-base32";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
@@ -68,7 +68,7 @@ export async function snowflakeIds(
 ): Promise<ServedSnowflakes> {
 	const count = requestCount(config, input.count, input.via);
 	const form = snowflakeTextForm(input.format, input.prefix);
-	let block: IdBlock;
+	let block: IssuedRuns;
 	let source: ServedSnowflakes["source"] = "direct";
 	if (input.workerId === undefined) {
 		const pool = autoPool(config, autoSetFor(config, auto.cf).workerIds, (id, n) =>

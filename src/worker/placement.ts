@@ -3,9 +3,10 @@
  * applied to a request's `cf` location. Pure functions of the config, so a
  * per-set pool can key on the set `autoSetFor` returns.
  */
-import { type GeoPoint, geoPointOf, type LocationHint } from "../ids/regions";
+import type { GeoPoint, LocationHint } from "../api";
 import type { WorkerIdSet } from "../ids/worker-id-set";
 import type { Config } from "./config";
+import { geoPointOf } from "./regions";
 
 /**
  * `request.cf` as the runtime gives it (absent over RPC and in some local runs);

@@ -1,6 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
 import type { AppEnv } from "./app-env";
+import type { Config } from "./config";
 import { noteRequest } from "./middleware/request-log";
 import { askedNote } from "./request-note";
 
@@ -36,6 +37,18 @@ export function noteAsked(
 	asked: { kind: string; workerId?: unknown; count?: unknown },
 ): void {
 	noteRequest(c, askedNote(asked.kind, asked));
+}
+
+/**
+ * IDs the isolate makes itself (ULID, UUIDv7, TypeID): what was asked is noted
+ * first (a refused count's log line names it), then `make`'s answer.
+ */
+export function isolateIdsResponse<
+	I extends { count?: number },
+	T extends { type: string; ids: string[] },
+>(c: Context<AppEnv>, kind: string, input: I, make: (config: Config, input: I) => T) {
+	noteAsked(c, { kind, count: input.count ?? 1 });
+	return idsResponse(c, make(c.var.config, input));
 }
 
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */

@@ -48,7 +48,7 @@ export type {
  * Same operations, validation and values as the HTTP routes (they share ./operations).
  * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
  * starts with its code, `invalid_count: count must be …`, because only the message
- * survives the RPC boundary; `idErrorCode(error)` in src/client.ts reads it back.
+ * survives the RPC boundary; `idErrorCode(error)` in src/client/index.ts reads it back.
  * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
  * `IdServiceRpc` (src/api.ts) is these methods as plain types, for callers outside this repo.
  */

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { SnowflakeStatsInfo } from "../api";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import {
@@ -6,7 +7,6 @@ import {
 	NO_COUNTS,
 	type SnowflakeCounters,
 	SnowflakeGenerator,
-	type SnowflakeStats,
 } from "../ids/snowflake";
 import { configFrom } from "./config";
 import type { ServiceErrorCode } from "./errors";
@@ -26,10 +26,10 @@ export type IssueResult =
 	| { ok: true; runs: IdRun[]; layout?: string }
 	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
 
-/** An object's stats; `since` (ISO) is when counting began. Counts once read survive restarts. */
-export type ObjectStats = SnowflakeStats & { workerId: number; since: string };
-
-export type StatsResult = { ok: true; stats: ObjectStats } | Extract<IssueResult, { ok: false }>;
+/** An object's stats (`since`, ISO, is when counting began); counts once read survive restarts. */
+export type StatsResult =
+	| { ok: true; stats: SnowflakeStatsInfo }
+	| Extract<IssueResult, { ok: false }>;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {

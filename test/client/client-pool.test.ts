@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { LayoutInfo, SnowflakeBlocks } from "../../src/api";
 import { IdsError, idErrorCode } from "../../src/client";
-import { type BlocksSource, createIdPool } from "../../src/client-pool";
+import { type BlocksSource, createIdPool } from "../../src/client/pool";
 import { blocksOfRuns, expandBlocks } from "../../src/ids/blocks";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import { SnowflakeGenerator } from "../../src/ids/snowflake";

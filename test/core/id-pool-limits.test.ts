@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { IdBlock } from "../../src/ids/id-pool";
+import type { IssuedRuns } from "../../src/ids/id-pool";
 import { ids, setup } from "./pool-setup";
 import { layout } from "./snowflake-setup";
 
-const never = () => new Promise<IdBlock>(() => {});
+const never = () => new Promise<IssuedRuns>(() => {});
 
 describe("IdPool limits", () => {
 	it("refuses a count that is not a positive safe integer, and keeps its state", async () => {
@@ -50,14 +50,14 @@ describe("IdPool limits", () => {
 	});
 
 	it("a take after a refill has run past refillTimeoutMs starts a new one instead of waiting on it", async () => {
-		let answer: ((block: IdBlock) => void) | undefined;
+		let answer: ((block: IssuedRuns) => void) | undefined;
 		const refills: number[] = [];
 		const { clock, pool } = setup({
 			refillTimeoutMs: 50,
 			refill: (size) => {
 				refills.push(size);
 				// The first refill hangs (its request was cancelled, say); later ones answer.
-				if (refills.length === 1) return new Promise<IdBlock>((resolve) => (answer = resolve));
+				if (refills.length === 1) return new Promise<IssuedRuns>((resolve) => (answer = resolve));
 				return Promise.resolve({
 					workerId: 7,
 					runs: [{ tick: clock.now(), firstSequence: 0, count: size }],

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
-import { SnowflakeLayout, splitTwitterWorkerId, TWITTER_LAYOUT } from "../../src/ids/layout";
+import {
+	MAX_DATE_MS,
+	SnowflakeLayout,
+	splitTwitterWorkerId,
+	TWITTER_LAYOUT,
+} from "../../src/ids/layout";
 import { formatRuns } from "../../src/ids/snowflake";
 
 const twitter = new SnowflakeLayout(TWITTER_LAYOUT);
@@ -15,7 +20,7 @@ const layoutArb = fc
 		epoch: fc.integer({ min: 0, max: 1_800_000_000_000 }),
 	})
 	.map((c) => ({ ...c, timeBits: 63 - c.workerBits - c.sequenceBits }))
-	.filter((c) => c.epoch + 2 ** c.timeBits * c.timeUnitMs <= 8.64e15)
+	.filter((c) => c.epoch + 2 ** c.timeBits * c.timeUnitMs <= MAX_DATE_MS)
 	.map((c) => new SnowflakeLayout(c));
 
 const fieldsArb = (layout: SnowflakeLayout) =>

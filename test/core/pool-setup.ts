@@ -2,13 +2,13 @@
  * An IdPool over a real generator for worker ID 7 on a frozen clock (Twitter's
  * bits with epoch 0, so clock readings are ticks), counting object calls.
  */
-import { type IdBlock, IdPool, type IdPoolOptions } from "../../src/ids/id-pool";
+import { IdPool, type IdPoolOptions, type IssuedRuns } from "../../src/ids/id-pool";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator, layout } from "./snowflake-setup";
 
 /** What a test may build its own refill from: the generator's issue call and the clock. */
 export interface PoolParts {
-	issue: (count: number) => Promise<IdBlock>;
+	issue: (count: number) => Promise<IssuedRuns>;
 	clock: FrozenClock;
 }
 
@@ -22,7 +22,7 @@ export function setup(
 	const clock = new FrozenClock(1_000_000);
 	const { gen } = generator(clock);
 	const calls = { refill: [] as number[], direct: [] as number[] };
-	const issue = async (count: number): Promise<IdBlock> => ({
+	const issue = async (count: number): Promise<IssuedRuns> => ({
 		workerId: 7,
 		runs: await gen.nextRuns(count),
 	});
@@ -45,10 +45,10 @@ export function setup(
 	return { clock, pool, calls };
 }
 
-export const ids = (block: IdBlock) =>
+export const ids = (block: IssuedRuns) =>
 	block.runs.flatMap((run) =>
 		Array.from({ length: run.count }, (_, i) =>
 			layout.compose({ tick: run.tick, workerId: block.workerId, sequence: run.firstSequence + i }),
 		),
 	);
-export const ticks = (block: IdBlock) => block.runs.map((run) => run.tick);
+export const ticks = (block: IssuedRuns) => block.runs.map((run) => run.tick);

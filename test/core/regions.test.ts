@@ -1,16 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { GeoPoint, LocationHint } from "../../src/api";
 import type { IdError } from "../../src/ids/errors";
 import {
-	type GeoPoint,
 	geoPointOf,
 	greatCircleKm,
 	HINT_POINTS,
 	LOCATION_HINTS,
-	type LocationHint,
 	RegionMap,
 	TIE_KM,
-} from "../../src/ids/regions";
+} from "../../src/worker/regions";
 
 const at = (latitude: number, longitude: number): GeoPoint => ({ latitude, longitude });
 

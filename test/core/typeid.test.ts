@@ -11,7 +11,8 @@ import {
 	parseTypeId,
 	TypeIdFactory,
 } from "../../src/ids/typeid";
-import { formatUuid, UuidV7Factory } from "../../src/ids/uuidv7";
+import { formatUuid } from "../../src/ids/uuid";
+import { UuidV7Factory } from "../../src/ids/uuidv7";
 import { expectTextIncreasing } from "../shared/order";
 import { prefixes } from "./prefixes";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "./typeid-spec";

@@ -8,7 +8,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { type IdServiceRpc, idsClient } from "../../src/client";
-import { createIdPool } from "../../src/client-pool";
+import { createIdPool } from "../../src/client/pool";
 import type { IdService } from "../../src/index";
 
 const LAYOUT = { SNOWFLAKE_WORKER_BITS: "8", SNOWFLAKE_SEQUENCE_BITS: "14" };

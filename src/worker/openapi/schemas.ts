@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { type ServiceErrorCode, STATUS_OF } from "../../api";
-import { LOCATION_HINTS } from "../../ids/regions";
+import { LOCATION_HINTS } from "../regions";
 
 const decimalId = z.string().regex(/^[0-9]+$/);
 const isoTime = z.string().describe("The same instant as an ISO 8601 string");

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import type { RegionsInfo } from "../../api";
-import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { operation } from "../openapi/describe";
 import { regionsSchema } from "../openapi/schemas";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
+import { greatCircleKm, HINT_POINTS } from "../regions";
 
 /**
  * Which worker IDs this deployment owns, where AUTO_REGIONS places them, and

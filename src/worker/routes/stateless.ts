@@ -1,32 +1,30 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
 import { operation } from "../openapi/describe";
 import { ulidIdsSchema, uuidv7IdsSchema } from "../openapi/schemas";
 import { ulidIds, uuidv7Ids } from "../operations";
-import { idsResponse, noteAsked } from "../respond";
+import { isolateIdsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
-
-/** ULIDs, with what was asked noted first (a refused count's log line names it). */
-function ulids(c: Context<AppEnv>, input: { count?: number; format?: string }) {
-	noteAsked(c, { kind: "ulid", count: input.count ?? 1 });
-	return idsResponse(c, ulidIds(c.var.config, input));
-}
-
-function uuidv7s(c: Context<AppEnv>, input: { count?: number }) {
-	noteAsked(c, { kind: "uuidv7", count: input.count ?? 1 });
-	return idsResponse(c, uuidv7Ids(c.var.config, input));
-}
 
 /** ULID and UUIDv7: made in the Worker itself, no shared state. */
 export const statelessRoutes = new Hono<AppEnv>()
-	.get("/ulid", validate("query", ulidQuery), (c) => ulids(c, c.req.valid("query")))
-	.post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
-		ulids(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
+	.get("/ulid", validate("query", ulidQuery), (c) =>
+		isolateIdsResponse(c, "ulid", c.req.valid("query"), ulidIds),
 	)
-	.get("/uuidv7", validate("query", countQuery), (c) => uuidv7s(c, c.req.valid("query")))
+	.post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
+		isolateIdsResponse(c, "ulid", queryAndBody(c.req.valid("query"), c.req.valid("json")), ulidIds),
+	)
+	.get("/uuidv7", validate("query", countQuery), (c) =>
+		isolateIdsResponse(c, "uuidv7", c.req.valid("query"), uuidv7Ids),
+	)
 	.post("/uuidv7", validate("query", countQuery), validateBody(countBody), (c) =>
-		uuidv7s(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
+		isolateIdsResponse(
+			c,
+			"uuidv7",
+			queryAndBody(c.req.valid("query"), c.req.valid("json")),
+			uuidv7Ids,
+		),
 	);
 
 const ULID_SUMMARY = "ULIDs (format=uuid: the same 128 bits as UUIDs)";

@@ -20,13 +20,13 @@
  * read included: a read that never answers fails with `timeout` and the next
  * call reads again, so one lost answer cannot wedge a pool kept in module state.
  */
-import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "./api";
-import { checkTimeoutMs, startDeadline } from "./client-deadline";
-import { runsOfBlocks } from "./ids/blocks";
-import { describeValue, IdError } from "./ids/errors";
-import { type Background, type IdBlock, IdPool } from "./ids/id-pool";
-import { type LayoutConfig, SnowflakeLayout } from "./ids/layout";
-import { formatRuns } from "./ids/snowflake";
+import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "../api";
+import { runsOfBlocks } from "../ids/blocks";
+import { describeValue, IdError } from "../ids/errors";
+import { type Background, IdPool, type IssuedRuns } from "../ids/id-pool";
+import { type LayoutConfig, SnowflakeLayout } from "../ids/layout";
+import { formatRuns } from "../ids/snowflake";
+import { checkTimeoutMs, startDeadline } from "./deadline";
 
 /** What the pool refills from: an `IdService` binding and `idsClient` both have these methods. */
 export interface BlocksSource {
@@ -121,7 +121,7 @@ export function createIdPool(options: IdPoolClientOptions) {
 		return check;
 	};
 
-	const issue = async (count: number): Promise<IdBlock> => {
+	const issue = async (count: number): Promise<IssuedRuns> => {
 		const layout = await serviceLayout();
 		const answer = await source.snowflakeBlocks({ count });
 		return { workerId: answer.workerId, runs: checkedRuns(layout, answer) };

@@ -24,8 +24,9 @@
  * const ids = idsClient({ baseUrl, retry: { attempts: 5, maxDelayMs: 2_000 } });
  * ```
  */
-import { IdsError } from "./client-errors";
-import { describeValue } from "./ids/errors";
+
+import { describeValue } from "../ids/errors";
+import { IdsError } from "./errors";
 
 export interface RetryOptions {
 	attempts?: number | undefined;

@@ -7,8 +7,9 @@
  *   regions.nearest({ latitude: 48.86, longitude: 2.35 })?.hint;   // "weur" (a caller in Paris)
  *   regions.hintOf(9);                                              // "enam"
  */
-import { IdError } from "./errors";
-import { WorkerIdSet } from "./worker-id-set";
+import type { GeoPoint, LocationHint } from "../api";
+import { IdError } from "../ids/errors";
+import { WorkerIdSet } from "../ids/worker-id-set";
 
 /** Cloudflare's location hints, in the order its documentation lists them. */
 export const LOCATION_HINTS = [
@@ -21,14 +22,7 @@ export const LOCATION_HINTS = [
 	"oc",
 	"afr",
 	"me",
-] as const;
-export type LocationHint = (typeof LOCATION_HINTS)[number];
-
-/** Degrees: latitude in [-90, 90], longitude in [-180, 180]. */
-export interface GeoPoint {
-	readonly latitude: number;
-	readonly longitude: number;
-}
+] as const satisfies readonly LocationHint[];
 
 /**
  * The fixed point distances to a hint are measured from: a large Cloudflare

@@ -4,7 +4,7 @@
  * and one `race` (so the call ends even when a custom fetch or an RPC stub
  * ignores the signal). Its reason is an `IdsError`: `timeout` or `aborted`.
  */
-import { IdsError } from "./client-errors";
+import { IdsError } from "./errors";
 
 /** The longest timer the runtimes keep (2^31 - 1 ms); a longer one fires at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;

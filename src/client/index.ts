@@ -11,14 +11,14 @@
  *   Default: none (the service has no token, or the caller is a binding).
  * - `fetch`: the fetch to call. Default: the global `fetch`.
  * - `retry`: retries of 429, 502, 503 and 504 answers and of network failures
- *   (client-retry.ts). Default: 3 attempts, each wait at most 10 s, honouring
+ *   (retry.ts). Default: 3 attempts, each wait at most 10 s, honouring
  *   `Retry-After`.
  * - `timeoutMs`: each call's deadline, retries and their waits included.
  *   Default 30,000. A call past it rejects with `timeout`.
  * - `signal`: an AbortSignal that cancels every call (e.g. on shutdown).
  *
  * Every method takes a last, optional `{ signal, timeoutMs }` for that call.
- * Every failure is an `IdsError` (client-errors.ts): the service's code, or
+ * Every failure is an `IdsError` (errors.ts): the service's code, or
  * `network_error`, `timeout`, `aborted` when no answer came.
  *
  * It runs wherever `fetch` does (Workers, Node 18+, Deno, Bun, browsers) and
@@ -65,28 +65,28 @@ import type {
 	UlidOptions,
 	UuidV7Ids,
 	UuidV7Options,
-} from "./api";
-import { checkTimeoutMs, type Deadline, startDeadline } from "./client-deadline";
-import { IdsError } from "./client-errors";
-import { type RetryOptions, retryPolicy, withRetries } from "./client-retry";
-import { describeValue, type IdErrorCode } from "./ids/errors";
+} from "../api";
+import { describeValue, type IdErrorCode } from "../ids/errors";
+import { checkTimeoutMs, type Deadline, startDeadline } from "./deadline";
+import { IdsError } from "./errors";
+import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 
 // The answers' and errors' types, as the service defines them.
-export type * from "./api";
+export type * from "../api";
 export {
 	type ClientErrorCode,
 	IdsError,
 	type IdsErrorCode,
 	idErrorCode,
 	idRetryAfter,
-} from "./client-errors";
+} from "./errors";
 export {
 	type BlocksSource,
 	createIdPool,
 	type IdPoolClient,
 	type IdPoolClientOptions,
 	type IdPoolSnowflakeOptions,
-} from "./client-pool";
+} from "./pool";
 export type { IdErrorCode, RetryOptions };
 
 /** A call's default deadline, retries and their waits included. */
@@ -102,7 +102,7 @@ export interface IdsClientOptions {
 	token?: string | undefined;
 	/** A binding's fetch (`env.IDS.fetch.bind(env.IDS)`) or any fetch. Default: the global `fetch`. */
 	fetch?: typeof fetch | undefined;
-	/** Retries of answers 429, 502-504 and of network failures (see client-retry.ts). Default: 3 attempts, waits up to 10 s. */
+	/** Retries of answers 429, 502-504 and of network failures (see retry.ts). Default: 3 attempts, waits up to 10 s. */
 	retry?: RetryOptions | undefined;
 	/** Each call's deadline in ms, retries and their waits included. Default 30,000. */
 	timeoutMs?: number | undefined;

@@ -67,8 +67,15 @@ function success(spec: OperationSpec) {
 	};
 }
 
-/** The route's OpenAPI description. */
-export function operation(spec: OperationSpec): RouteConfig {
+/**
+ * The route's OpenAPI description, built when the document is (its first request):
+ * a new isolate's startup does not pay for the error schemas of every route.
+ */
+export function operation(spec: OperationSpec): () => RouteConfig {
+	return () => describe(spec);
+}
+
+function describe(spec: OperationSpec): RouteConfig {
 	const hasInput = spec.params || spec.query || spec.body;
 	return {
 		method: spec.method,

@@ -65,7 +65,7 @@ export function openApiDocument() {
 		...typeidOperations,
 		...rangeOperations,
 	]) {
-		registry.registerPath(route);
+		registry.registerPath(route());
 	}
 	document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
 		openapi: "3.1.0",

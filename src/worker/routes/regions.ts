@@ -4,7 +4,6 @@ import { greatCircleKm, HINT_POINTS } from "../../ids/regions";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { operation } from "../openapi/describe";
-import { regionsSchema } from "../openapi/schemas";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 
 /**
@@ -41,6 +40,6 @@ export const regionOperations = [
 		path: "/regions",
 		summary: "Worker IDs by region, and where an auto request from this caller goes",
 		tag: "Service",
-		ok: regionsSchema,
+		ok: "regionsSchema",
 	}),
 ];

@@ -3,7 +3,6 @@ import type { AppEnv } from "../app-env";
 import { typeidIds } from "../forms";
 import { queryAndBody, typeidBody, validateBody } from "../json-body";
 import { operation } from "../openapi/describe";
-import { typeidIdsSchema } from "../openapi/schemas";
 import { idsResponse, noteAsked } from "../respond";
 import { typeidQuery, validate } from "../validation";
 
@@ -24,7 +23,7 @@ const typeid = {
 	path: "/typeid",
 	tag: "ID forms and ranges",
 	query: typeidQuery,
-	ok: typeidIdsSchema,
+	ok: "typeidIdsSchema",
 	ids: true,
 	summary: SUMMARY,
 } as const;

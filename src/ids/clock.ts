@@ -25,7 +25,7 @@ export const cryptoRandomBytes: RandomBytes = (bytes) => {
  * A timer fires a millisecond or more late, and a generator that waits for the next
  * tick at a rollover would lose most of that tick (4,096 IDs under the Twitter
  * layout). So where the clock moves while code runs and `setImmediate` exists (Node,
- * Bun, Deno), a wait's last millisecond is polled between event-loop turns, which
+ * Bun), a wait's last millisecond is polled between event-loop turns, which
  * lets I/O run in between and ends within microseconds of the tick. Where time
  * stands still while code runs (Workers: it moves with I/O), only timers are used.
  */

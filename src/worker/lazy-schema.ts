@@ -7,11 +7,7 @@
  *   export const countQuery = lazySchema(() => z.object({ count }));
  */
 export function lazySchema<T extends object>(build: () => T): T {
-	let built: T | undefined;
-	const schema = () => {
-		built ??= build();
-		return built;
-	};
+	const schema = once(build);
 	return new Proxy({} as T, {
 		get: (_, key) => Reflect.get(schema(), key),
 		has: (_, key) => Reflect.has(schema(), key),
@@ -22,4 +18,13 @@ export function lazySchema<T extends object>(build: () => T): T {
 		},
 		getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
 	});
+}
+
+/** `build`'s value, built on the first call and remembered. */
+export function once<T>(build: () => T): () => T {
+	let built: { value: T } | undefined;
+	return () => {
+		built ??= { value: build() };
+		return built.value;
+	};
 }

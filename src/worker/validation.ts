@@ -10,7 +10,7 @@ import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid"
 import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
-import { lazySchema } from "./lazy-schema";
+import { lazySchema, once } from "./lazy-schema";
 import {
 	countAllowed,
 	countKindOf,
@@ -25,46 +25,54 @@ import {
  * repeated parameter (Hono hands it over as an array). Ranges depend on the
  * config and are checked by the operations in ./operations, which RPC shares.
  */
-const decimalInteger = z
-	.string()
-	.regex(/^[0-9]+$/)
-	.transform(Number);
+/** The fields the request schemas share, built with the first of them (see lazySchema). */
+const fields = once(() => {
+	const decimalInteger = z
+		.string()
+		.regex(/^[0-9]+$/)
+		.transform(Number);
 
-// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
-const count = decimalInteger
-	.optional()
-	.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
-const format = z
-	.enum(["ulid", "uuid"])
-	.optional()
-	.describe("ulid (default), or the same 128 bits written as a UUID");
-const width = (what: string) => decimalInteger.optional().describe(what);
+	// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
+	const count = decimalInteger
+		.optional()
+		.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
+	const format = z
+		.enum(["ulid", "uuid"])
+		.optional()
+		.describe("ulid (default), or the same 128 bits written as a UUID");
 
-const prefix = z
-	.string()
-	.max(MAX_PREFIX_LENGTH)
-	.regex(PREFIX_PATTERN)
-	.optional()
-	.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
-const snowflakeFormat = z
-	.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
-	.optional()
-	.describe(
-		"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
+	const prefix = z
+		.string()
+		.max(MAX_PREFIX_LENGTH)
+		.regex(PREFIX_PATTERN)
+		.optional()
+		.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
+	const snowflakeFormat = z
+		.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
+		.optional()
+		.describe(
+			"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
+		);
+	const snowflakePrefix = prefix.describe(
+		"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
 	);
-const snowflakePrefix = prefix.describe(
-	"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
-);
+	return { decimalInteger, count, format, prefix, snowflakeFormat, snowflakePrefix };
+});
+const width = (what: string) => fields().decimalInteger.optional().describe(what);
 
-export const countQuery = lazySchema(() => z.object({ count }));
-export const ulidQuery = lazySchema(() => z.object({ count, format }));
-export const snowflakeQuery = lazySchema(() =>
-	z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix }),
-);
+export const countQuery = lazySchema(() => z.object({ count: fields().count }));
+export const ulidQuery = lazySchema(() => {
+	const { count, format } = fields();
+	return z.object({ count, format });
+});
+export const snowflakeQuery = lazySchema(() => {
+	const { count, snowflakeFormat, snowflakePrefix } = fields();
+	return z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix });
+});
 export const typeidQuery = lazySchema(() =>
 	z.object({
-		count,
-		prefix: prefix.describe(
+		count: fields().count,
+		prefix: fields().prefix.describe(
 			"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
 		),
 	}),
@@ -77,16 +85,18 @@ export const rangeQuery = lazySchema(() =>
 			.describe("The kind of ID"),
 		from: time("The window's start (included)"),
 		to: time("The window's end (excluded)"),
-		workerId: decimalInteger
-			.optional()
+		workerId: fields()
+			.decimalInteger.optional()
 			.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
-		format: snowflakeFormat,
-		prefix: prefix.describe("kind=typeid, or kind=snowflake (implies base32): the IDs' prefix"),
+		format: fields().snowflakeFormat,
+		prefix: fields().prefix.describe(
+			"kind=typeid, or kind=snowflake (implies base32): the IDs' prefix",
+		),
 	}),
 );
 export const workerIdParam = lazySchema(() =>
 	z.object({
-		workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
+		workerId: fields().decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 	}),
 );
 export const idParam = lazySchema(() =>

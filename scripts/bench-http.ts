@@ -214,7 +214,7 @@ async function main() {
 				const idText =
 					s.idsPerRequest === 0
 						? ""
-						: `  ${fmt(ids.median).padStart(11)} IDs/s [${fmt(ids.low)}–${fmt(ids.high)}]${oneWorkerId.test(s.path) ? `  ratio ${ratio(ids.median)} [${ratio(ids.low)}–${ratio(ids.high)}]` : ""}`;
+						: `  ${fmt(ids.median).padStart(11)} IDs/s [${fmt(ids.low)}–${fmt(ids.high)}]${oneWorkerId.test(s.path) && s.idsPerRequest > 1 ? `  ratio ${ratio(ids.median)} [${ratio(ids.low)}–${ratio(ids.high)}]` : ""}`;
 				const busy = mine.reduce((n, r) => n + r.busy, 0);
 				console.log(
 					`${s.name.padEnd(38)} c=${String(connections).padEnd(3)} ${fmt(req.median).padStart(7)} req/s [${fmt(req.low)}–${fmt(req.high)}]${idText}${busy ? `  503: ${busy}` : ""}`,

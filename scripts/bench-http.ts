@@ -1,18 +1,25 @@
 /**
- * npm run bench:http — edge-ids under `wrangler dev` (started here, local Durable
- * Objects) loaded with autocannon, beside a peer measured in the same run: a
- * plain Node http server generating Snowflakes with @sapphire/snowflake.
+ * npm run bench:http — edge-ids loaded with autocannon, beside a peer measured in
+ * the same run: a plain Node http server generating Snowflakes with @sapphire/snowflake.
+ * By default the real bundle (`wrangler deploy --dry-run --outdir dist`) runs in
+ * Miniflare's workerd on a loopback port, with no dev proxy; `--dev` measures it
+ * under `wrangler dev` instead (local Durable Objects, its proxy on every request).
  *
- *   npm run bench:http                  # 5 s per scenario, connections 1/16/64
- *   npm run bench:http -- --duration 2 --connections 16
+ *   npm run bench:http                  # 3 interleaved rounds, 5 s per scenario, connections 1/16/64
+ *   npm run bench:http -- --rounds 5 --duration 2 --connections 16
+ *   npm run bench:http -- --only "count=10000,blocks"   # scenarios whose name holds one of these
  *   npm run bench:http -- --var MAX_BORROW_MS=0   # any wrangler var, e.g. without borrowing
+ *   npm run bench:http -- --dev
  *
- * wrangler dev and the load generator share this machine's cores: read the
- * ratios (measured in one run), not the absolute numbers, as the result.
+ * Each figure is the median of the rounds with its range. A 503 (a worker ID's queue
+ * full: `overloaded`, with Retry-After) is counted apart; any other failure fails the run.
+ * The service and the load generator share this machine's cores: read the ratios.
  */
 import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { fmt, load } from "./lib/autocannon";
+import { startBundledService } from "./lib/miniflare-service";
 import { mixedPoolLoad, type PoolLoadResult } from "./lib/pool-load";
 import { freePort } from "./lib/ports";
 import { startWranglerDev } from "./lib/wrangler-dev";
@@ -22,6 +29,9 @@ const { values } = parseArgs({
 		duration: { type: "string", default: "5" },
 		connections: { type: "string", default: "1,16,64" },
 		var: { type: "string", multiple: true, default: [] },
+		rounds: { type: "string", default: "3" },
+		only: { type: "string" },
+		dev: { type: "boolean", default: false },
 	},
 });
 // The request log is off unless asked for (--var REQUEST_LOG=on): under wrangler dev
@@ -35,6 +45,8 @@ const vars = Object.fromEntries(
 );
 const duration = Number(values.duration);
 const connectionLevels = values.connections.split(",").map(Number);
+const rounds = Math.max(3, Number(values.rounds));
+const wanted = values.only?.split(",");
 const LAYOUT_LIMIT_IDS_PER_S = 4096 * 1000; // Twitter layout: 4,096 IDs per ms per worker ID
 
 interface Scenario {
@@ -98,6 +110,9 @@ interface Row {
 	p50: number;
 	p99: number;
 	idsPerS: number;
+	/** 503 answers: the worker ID's queue was full (`overloaded`). */
+	busy: number;
+	/** Anything else that is not a 2xx, and connection errors and timeouts. */
 	failures: number;
 }
 
@@ -126,117 +141,117 @@ async function startPeer(): Promise<{ url: string; stop: () => void }> {
 	return { url: `http://127.0.0.1:${port}`, stop };
 }
 
+/** The median of `values` with their range, as the tables show a figure. */
+function spread(values: number[]): { median: number; low: number; high: number } {
+	const sorted = [...values].sort((a, b) => a - b);
+	return { median: sorted[sorted.length >> 1] ?? 0, low: sorted[0] ?? 0, high: sorted.at(-1) ?? 0 };
+}
+
+async function startService(): Promise<{ url: string; stop: () => Promise<void> }> {
+	if (values.dev) return startWranglerDev({ vars });
+	return startBundledService(vars);
+}
+
+/** The routes of one named worker ID: only they are bound by its layout's limit. */
+const oneWorkerId = /^\/snowflake\/[0-9]/;
+
 async function main() {
+	const chosen = scenarios.filter((s) => !wanted || wanted.some((w) => s.name.includes(w)));
+	const mode = values.dev ? "wrangler dev" : "the bundle in Miniflare (workerd, no proxy)";
 	console.log(
-		`starting wrangler dev and the peer (duration ${duration} s, connections ${connectionLevels.join("/")})`,
+		`starting ${mode} and the peer (${rounds} interleaved rounds, ${duration} s per scenario, connections ${connectionLevels.join("/")}; load average ${loadavg()[0]?.toFixed(2)})`,
 	);
 	if (values.var.length > 0) console.log(`wrangler vars: ${values.var.join(" ")}`);
-	const dev = await startWranglerDev({ vars });
+	const service = await startService();
 	const peer = await startPeer();
 	const rows: Row[] = [];
-	// Worker ID 1's object, read right after its last scenario: an idle object is
-	// evicted (and its in-memory stats with it) within seconds under wrangler dev.
-	// Stats survive restarts (and earlier runs on the same local state): count from a baseline.
+	// Worker ID 1's object, counted from before the first round to after the last.
 	type Counts = { leaseWrites: number; issued: number; maxLeadMs: number; rolloverWaits: number };
 	const workerOne = async () =>
-		(await (await fetch(`${dev.url}/snowflake/1/stats`)).json()) as Counts;
-	let workerOneBaseline: Counts | undefined;
-	let workerOneStats: Counts = { leaseWrites: 0, issued: 0, maxLeadMs: 0, rolloverWaits: 0 };
-	let workerOneStarted = 0;
-	let workerOneSeconds = 0;
+		(await (await fetch(`${service.url}/snowflake/1/stats`)).json()) as Counts;
 	try {
 		// Warm both: first requests compile code and create Durable Objects.
-		for (const s of scenarios) {
-			const base = s.target === "peer" ? peer.url : dev.url;
-			await load(base + s.path, 4, 1, s.headers);
-		}
-		for (const s of scenarios) {
-			const onWorkerOne = s.target === "edge-ids" && s.path.startsWith("/snowflake/1");
-			if (onWorkerOne && workerOneStarted === 0) {
-				workerOneBaseline = await workerOne();
-				workerOneStarted = Date.now();
-			}
-			for (const connections of connectionLevels) {
-				const base = s.target === "peer" ? peer.url : dev.url;
-				const result = await load(base + s.path, connections, duration, s.headers);
-				const ok = result.requests.total - result.non2xx - result.errors;
-				rows.push({
-					scenario: s.name,
-					connections,
-					reqPerS: result.requests.average,
-					p50: result.latency.p50,
-					p99: result.latency.p99,
-					// Over the time actually measured: autocannon stops at its next 1-s sample
-					// after `duration`, and counts what completed until then.
-					idsPerS: (ok / result.duration) * s.idsPerRequest,
-					failures: result.non2xx + result.errors + result.timeouts,
-				});
-				const row = rows.at(-1) as Row;
-				if (onWorkerOne) {
-					workerOneStats = await workerOne();
-					workerOneSeconds = (Date.now() - workerOneStarted) / 1000;
+		for (const s of chosen)
+			await load((s.target === "peer" ? peer.url : service.url) + s.path, 4, 1, s.headers);
+		const before = await workerOne();
+		const started = Date.now();
+		for (let round = 1; round <= rounds; round++) {
+			for (const s of chosen) {
+				for (const connections of connectionLevels) {
+					const base = s.target === "peer" ? peer.url : service.url;
+					const result = await load(base + s.path, connections, duration, s.headers);
+					const busy = result.statusCodeStats?.["503"]?.count ?? 0;
+					const ok = result.requests.total - result.non2xx - result.errors;
+					const row: Row = {
+						scenario: s.name,
+						connections,
+						reqPerS: ok / result.duration,
+						p50: result.latency.p50,
+						p99: result.latency.p99,
+						// Over the time actually measured: autocannon stops at its next 1-s sample
+						// after `duration`, and counts what completed until then.
+						idsPerS: (ok / result.duration) * s.idsPerRequest,
+						busy,
+						failures: result.non2xx - busy + result.errors + result.timeouts,
+					};
+					rows.push(row);
+					console.log(
+						`r${round} ${s.name.padEnd(38)} c=${String(connections).padEnd(3)} ${fmt(row.reqPerS).padStart(7)} req/s  p50 ${fmt(row.p50)} ms  p99 ${fmt(row.p99)} ms  ${fmt(row.idsPerS).padStart(11)} IDs/s${busy ? `  503 ${busy}` : ""}${row.failures ? `  FAILURES ${row.failures}` : ""}`,
+					);
 				}
+			}
+		}
+		const after = await workerOne();
+		const seconds = (Date.now() - started) / 1000;
+
+		console.log(`\nmedians of ${rounds} rounds [range]; IDs/s against one worker ID's 4.096 M/s`);
+		for (const s of chosen) {
+			for (const connections of connectionLevels) {
+				const mine = rows.filter((r) => r.scenario === s.name && r.connections === connections);
+				const req = spread(mine.map((r) => r.reqPerS));
+				const ids = spread(mine.map((r) => r.idsPerS));
+				const ratio = (n: number) => (n / LAYOUT_LIMIT_IDS_PER_S).toFixed(3);
+				const idText =
+					s.idsPerRequest === 0
+						? ""
+						: `  ${fmt(ids.median).padStart(11)} IDs/s [${fmt(ids.low)}–${fmt(ids.high)}]${oneWorkerId.test(s.path) && s.idsPerRequest > 1 ? `  ratio ${ratio(ids.median)} [${ratio(ids.low)}–${ratio(ids.high)}]` : ""}`;
+				const busy = mine.reduce((n, r) => n + r.busy, 0);
 				console.log(
-					`${s.name.padEnd(38)} c=${String(connections).padEnd(3)} ${fmt(row.reqPerS).padStart(7)} req/s  p50 ${fmt(row.p50)} ms  p99 ${fmt(row.p99)} ms  ${fmt(row.idsPerS).padStart(11)} IDs/s${row.failures ? `  FAILURES ${row.failures}` : ""}`,
+					`${s.name.padEnd(38)} c=${String(connections).padEnd(3)} ${fmt(req.median).padStart(7)} req/s [${fmt(req.low)}–${fmt(req.high)}]${idText}${busy ? `  503: ${busy}` : ""}`,
 				);
 			}
 		}
-
-		const base = workerOneBaseline ?? { leaseWrites: 0, issued: 0, rolloverWaits: 0 };
-		// The auto route's pools under mixed counts, with a freshness probe.
-		const poolConnections = Math.max(...connectionLevels);
-		const pools: PoolLoadResult = await mixedPoolLoad({
-			base: dev.url,
-			autoWorkerIds: Array.from({ length: 32 }, (_, n) => n), // AUTO_WORKER_IDS 0-31
-			connections: poolConnections,
-			seconds: duration,
-			maxAgeMs: 1000, // POOL_MAX_AGE_MS
-		});
-
-		const best = (name: string, key: "reqPerS" | "idsPerS") =>
-			Math.max(...rows.filter((r) => r.scenario === name).map((r) => r[key]));
-		const health = best("/health", "reqPerS");
-		const single = best("/snowflake/1", "reqPerS");
-		const batch = best("/snowflake/1?count=10000", "idsPerS");
-		const auto = best("/snowflake?count=10000 (auto)", "idsPerS");
-		const autoSingle = best("/snowflake (auto, pooled)", "reqPerS");
-		const blocksOne = best("/snowflake/2/blocks?count=1000000", "idsPerS");
-		const blocksAuto = best("/snowflake/blocks?count=1000000 (auto)", "idsPerS");
-		const ulid = best("/ulid", "reqPerS");
-		const p50Of = (name: string) =>
-			Math.min(...rows.filter((r) => r.scenario === name).map((r) => r.p50));
-		const text = best("/snowflake/1?count=10000 text/plain", "idsPerS");
-		const peerSingle = best("peer /snowflake", "reqPerS");
-		const peerBatch = best("peer /snowflake?count=10000", "idsPerS");
-		const peerHealth = best("peer /health", "reqPerS");
-
-		console.log("\nsummary (best over connection levels)");
-		console.table({
-			"single /snowflake/1 vs /health (target >= 85%)": `${fmt((single / health) * 100, 1)} %`,
-			"one worker ID, batches: IDs/s": fmt(batch),
-			"  vs layout limit 4.096 M/s (target >= 85%)": `${fmt((batch / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %`,
-			"auto worker IDs, batches: IDs/s": fmt(auto),
-			"blocks of 1 M, one worker ID: IDs/s (target >= 95% of 4.096 M)": `${fmt(blocksOne)} (${fmt((blocksOne / LAYOUT_LIMIT_IDS_PER_S) * 100, 1)} %)`,
-			"blocks of 1 M, auto worker IDs: IDs/s": fmt(blocksAuto),
-			"  one worker ID vs auto": `${fmt((batch / auto) * 100, 1)} %`,
-			"auto single req/s vs /ulid (target >= 0.95x)": `${fmt(autoSingle)} vs ${fmt(ulid)} (${fmt(autoSingle / ulid, 2)}x; best p50 ${fmt(p50Of("/snowflake (auto, pooled)"))} vs ${fmt(p50Of("/ulid"))} ms)`,
-			[`auto requests per object call, counts 1/5/100, c=${poolConnections} (target >= 50)`]: `${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused)`,
-			"auto IDs older than POOL_MAX_AGE_MS on arrival (target 0)": `${pools.stale} of ${fmt(pools.probed)} probed (oldest ${fmt(pools.maxAgeSeenMs)} ms)`,
-			"text/plain batches: IDs/s": fmt(text),
-			"peer single req/s vs ours": `${fmt(peerSingle)} vs ${fmt(single)} (ours ${fmt(single / peerSingle, 2)}x)`,
-			"peer batch IDs/s vs ours": `${fmt(peerBatch)} vs ${fmt(batch)} (ours ${fmt(batch / peerBatch, 2)}x)`,
-			"/health: wrangler dev vs plain node": `${fmt(health)} vs ${fmt(peerHealth)}`,
-			"lease writes, worker ID 1": `${workerOneStats.leaseWrites - base.leaseWrites} over ${fmt(workerOneSeconds)} s of its load, ${fmt(workerOneStats.issued - base.issued)} IDs issued`,
-			"worker ID 1: rollover waits, largest lead ever": `${fmt(workerOneStats.rolloverWaits - base.rolloverWaits)}, ${workerOneStats.maxLeadMs} ms`,
-		});
+		if (chosen.some((s) => s.path.startsWith("/snowflake/1"))) {
+			console.log(
+				`worker ID 1: ${after.leaseWrites - before.leaseWrites} lease writes, ${fmt(after.rolloverWaits - before.rolloverWaits)} rollover waits over ${fmt(seconds)} s, ${fmt(after.issued - before.issued)} IDs issued; largest lead ever ${after.maxLeadMs} ms`,
+			);
+		}
+		if (!wanted || wanted.some((w) => "pools".includes(w))) {
+			// The auto route's pools under mixed counts, with a freshness probe.
+			const poolConnections = Math.max(...connectionLevels);
+			const pools: PoolLoadResult = await mixedPoolLoad({
+				base: service.url,
+				autoWorkerIds: Array.from({ length: 32 }, (_, n) => n), // AUTO_WORKER_IDS 0-31
+				connections: poolConnections,
+				seconds: duration,
+				maxAgeMs: 1000, // POOL_MAX_AGE_MS
+			});
+			console.log(
+				`auto requests per object call, counts 1/5/100, c=${poolConnections}: ${fmt(pools.requestsPerObjectCall, 1)} (${fmt(pools.requests)} requests, ${pools.objectCalls} object calls; ${fmt(pools.wasteShare * 100, 1)} % of ${fmt(pools.issued)} issued IDs unused); IDs older than POOL_MAX_AGE_MS on arrival: ${pools.stale} of ${fmt(pools.probed)}`,
+			);
+		}
+		const busy = rows.reduce((n, r) => n + r.busy, 0);
 		const failures = rows.reduce((n, r) => n + r.failures, 0);
+		console.log(
+			`503 (queue full, overloaded): ${busy}; failures: ${failures}; load average ${loadavg()[0]?.toFixed(2)}`,
+		);
 		if (failures > 0) {
 			console.error(`${failures} failed requests`);
 			process.exitCode = 1;
 		}
 	} finally {
 		peer.stop();
-		await dev.stop();
+		await service.stop();
 	}
 }
 

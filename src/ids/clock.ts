@@ -19,11 +19,46 @@ export const cryptoRandomBytes: RandomBytes = (bytes) => {
 	crypto.getRandomValues(bytes);
 };
 
-/** The host clock: Date.now() and a timer. Works in Workers, Node and browsers. */
+/**
+ * The host clock: Date.now() and a timer. Works in Workers, Node and browsers.
+ *
+ * A timer fires a millisecond or more late, and a generator that waits for the next
+ * tick at a rollover would lose most of that tick (4,096 IDs under the Twitter
+ * layout). So where the clock moves while code runs and `setImmediate` exists (Node,
+ * Bun), a wait's last millisecond is polled between event-loop turns, which
+ * lets I/O run in between and ends within microseconds of the tick. Where time
+ * stands still while code runs (Workers: it moves with I/O), only timers are used.
+ */
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+	sleep: (ms) =>
+		new Promise((resolve) => {
+			if (polling === undefined) setTimeout(resolve, ms);
+			else waitUntil(polling, Date.now() + ms, resolve);
+		}),
 };
+
+type Immediate = (callback: () => void) => unknown;
+const host = globalThis as { setImmediate?: Immediate; navigator?: { userAgent?: string } };
+const polling: Immediate | undefined =
+	typeof host.setImmediate === "function" && host.navigator?.userAgent !== "Cloudflare-Workers"
+		? host.setImmediate
+		: undefined;
+
+/** A timer until the last millisecond before `until`, then event-loop turns. */
+function waitUntil(immediate: Immediate, until: number, done: () => void): void {
+	const left = until - Date.now();
+	if (left <= 0) done();
+	else if (left > 1) setTimeout(() => waitUntil(immediate, until, done), left - 1);
+	else {
+		const before = performance.now();
+		immediate(() => {
+			// A clock that stood still over a turn would be polled forever: a timer ends it.
+			if (performance.now() === before) setTimeout(done, until - Date.now());
+			else waitUntil(immediate, until, done);
+		});
+	}
+}
 
 /** Unix milliseconds as an ISO 8601 string (UTC), as decoded IDs show their time. */
 export function isoTime(ms: number): string {

@@ -88,15 +88,31 @@ export class DecimalFormatter {
 		return ids;
 	}
 
+	/**
+	 * One ID, with no checks: only for a tick and sequence the generator has just
+	 * issued (so in the layout). The tick's base is usually cached by then.
+	 */
+	formatOne(tick: number, sequence: number): string {
+		if (tick !== this.tick) this.rebase(tick);
+		const start = this.baseRest + sequence;
+		const thousands = Math.floor(start / 1000);
+		const head = this.headAt(thousands);
+		const rest = start - thousands * 1000;
+		return head === "" ? String(rest) : head + THREE_DIGITS[rest];
+	}
+
+	/** Splits `tick`'s base (sequence 0) into thousands and the rest, with BigInt, once per tick. */
+	private rebase(tick: number): void {
+		const base = this.layout.compose({ tick, workerId: this.workerId, sequence: 0 });
+		this.tick = tick;
+		this.baseThousands = base / 1000n;
+		this.baseRest = Number(base % 1000n);
+		this.headOffset = -1;
+	}
+
 	/** Writes the run's IDs into `ids` from index `at`; returns the index after them. */
 	private write(run: IdRun, ids: string[], at: number): number {
-		if (run.tick !== this.tick) {
-			const base = this.layout.compose({ tick: run.tick, workerId: this.workerId, sequence: 0 });
-			this.tick = run.tick;
-			this.baseThousands = base / 1000n;
-			this.baseRest = Number(base % 1000n);
-			this.headOffset = -1;
-		}
+		if (run.tick !== this.tick) this.rebase(run.tick);
 		// The first ID is (baseThousands + thousands) × 1000 + rest, with rest < 1000.
 		const start = this.baseRest + run.firstSequence;
 		let thousands = Math.floor(start / 1000);

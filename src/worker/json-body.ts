@@ -22,21 +22,32 @@ import { invalidSnowflakeFormat } from "../ids/snowflake-base32";
 import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { type ServiceError, serviceError } from "./errors";
+import { lazySchema, once } from "./lazy-schema";
 import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
-const count = z.number().int().optional().describe("How many (as in the query); default 1");
-export const countBody = z.strictObject({ count });
-export const ulidBody = z.strictObject({
-	count,
-	format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
+/** The fields the body schemas share, built with the first of them (see lazySchema). */
+const fields = once(() => ({
+	count: z.number().int().optional().describe("How many (as in the query); default 1"),
+	prefix: z.string().optional().describe("A type prefix (as in the query)"),
+}));
+export const countBody = lazySchema(() => z.strictObject({ count: fields().count }));
+export const ulidBody = lazySchema(() =>
+	z.strictObject({
+		count: fields().count,
+		format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
+	}),
+);
+export const snowflakeBody = lazySchema(() =>
+	z.strictObject({
+		count: fields().count,
+		format: z.enum(["decimal", "base32"]).optional().describe("decimal (default) or base32"),
+		prefix: fields().prefix,
+	}),
+);
+export const typeidBody = lazySchema(() => {
+	const { count, prefix } = fields();
+	return z.strictObject({ count, prefix });
 });
-const prefix = z.string().optional().describe("A type prefix (as in the query)");
-export const snowflakeBody = z.strictObject({
-	count,
-	format: z.enum(["decimal", "base32"]).optional().describe("decimal (default) or base32"),
-	prefix,
-});
-export const typeidBody = z.strictObject({ count, prefix });
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 

@@ -10,6 +10,7 @@ import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid"
 import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
+import { lazySchema, once } from "./lazy-schema";
 import {
 	countAllowed,
 	countKindOf,
@@ -24,88 +25,110 @@ import {
  * repeated parameter (Hono hands it over as an array). Ranges depend on the
  * config and are checked by the operations in ./operations, which RPC shares.
  */
-const decimalInteger = z
-	.string()
-	.regex(/^[0-9]+$/)
-	.transform(Number);
-
-// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
-const count = decimalInteger
-	.optional()
-	.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
-const format = z
-	.enum(["ulid", "uuid"])
-	.optional()
-	.describe("ulid (default), or the same 128 bits written as a UUID");
-const width = (what: string) => decimalInteger.optional().describe(what);
-
-const prefix = z
-	.string()
-	.max(MAX_PREFIX_LENGTH)
-	.regex(PREFIX_PATTERN)
-	.optional()
-	.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
-const snowflakeFormat = z
-	.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
-	.optional()
-	.describe(
-		"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
-	);
-const snowflakePrefix = prefix.describe(
-	"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
-);
-
-export const countQuery = z.object({ count });
-export const ulidQuery = z.object({ count, format });
-export const snowflakeQuery = z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix });
-export const typeidQuery = z.object({
-	count,
-	prefix: prefix.describe(
-		"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
-	),
-});
-const time = (what: string) => z.string().describe(`${what}: ${TIME_RULE}`);
-export const rangeQuery = z.object({
-	kind: z
-		.enum(BOUNDS_KINDS as ["snowflake", "ulid", "uuidv7", "typeid"])
-		.describe("The kind of ID"),
-	from: time("The window's start (included)"),
-	to: time("The window's end (excluded)"),
-	workerId: decimalInteger
-		.optional()
-		.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
-	format: snowflakeFormat,
-	prefix: prefix.describe("kind=typeid, or kind=snowflake (implies base32): the IDs' prefix"),
-});
-export const workerIdParam = z.object({
-	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
-});
-export const idParam = z.object({
-	id: z
+/** The fields the request schemas share, built with the first of them (see lazySchema). */
+const fields = once(() => {
+	const decimalInteger = z
 		.string()
-		.describe(
-			"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
-		),
-});
-export const decodeQuery = z.object({
-	format: z
-		.enum(DECODE_FORMATS as ["typeid", "base32"])
+		.regex(/^[0-9]+$/)
+		.transform(Number);
+
+	// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
+	const count = decimalInteger
+		.optional()
+		.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
+	const format = z
+		.enum(["ulid", "uuid"])
+		.optional()
+		.describe("ulid (default), or the same 128 bits written as a UUID");
+
+	const prefix = z
+		.string()
+		.max(MAX_PREFIX_LENGTH)
+		.regex(PREFIX_PATTERN)
+		.optional()
+		.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
+	const snowflakeFormat = z
+		.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
 		.optional()
 		.describe(
-			"typeid reads a bare TypeID (a bare 26-character text is otherwise a ULID); base32 a bare 13-character Snowflake. Prefixed forms need neither",
-		),
-	layout: z
-		.enum(PRESET_NAMES)
-		.optional()
-		.describe("Read a Snowflake-like ID under another system's layout"),
-	timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
-	workerBits: width("Explicit layout: bits of the worker ID"),
-	sequenceBits: width("Explicit layout: bits of the sequence"),
-	epoch: width(
-		"The epoch in Unix ms: of explicit widths (default: the service's), or a preset's own start time",
-	),
-	timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
+			"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
+		);
+	const snowflakePrefix = prefix.describe(
+		"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
+	);
+	return { decimalInteger, count, format, prefix, snowflakeFormat, snowflakePrefix };
 });
+const width = (what: string) => fields().decimalInteger.optional().describe(what);
+
+export const countQuery = lazySchema(() => z.object({ count: fields().count }));
+export const ulidQuery = lazySchema(() => {
+	const { count, format } = fields();
+	return z.object({ count, format });
+});
+export const snowflakeQuery = lazySchema(() => {
+	const { count, snowflakeFormat, snowflakePrefix } = fields();
+	return z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix });
+});
+export const typeidQuery = lazySchema(() =>
+	z.object({
+		count: fields().count,
+		prefix: fields().prefix.describe(
+			"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
+		),
+	}),
+);
+const time = (what: string) => z.string().describe(`${what}: ${TIME_RULE}`);
+export const rangeQuery = lazySchema(() =>
+	z.object({
+		kind: z
+			.enum(BOUNDS_KINDS as ["snowflake", "ulid", "uuidv7", "typeid"])
+			.describe("The kind of ID"),
+		from: time("The window's start (included)"),
+		to: time("The window's end (excluded)"),
+		workerId: fields()
+			.decimalInteger.optional()
+			.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
+		format: fields().snowflakeFormat,
+		prefix: fields().prefix.describe(
+			"kind=typeid, or kind=snowflake (implies base32): the IDs' prefix",
+		),
+	}),
+);
+export const workerIdParam = lazySchema(() =>
+	z.object({
+		workerId: fields().decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
+	}),
+);
+export const idParam = lazySchema(() =>
+	z.object({
+		id: z
+			.string()
+			.describe(
+				"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
+			),
+	}),
+);
+export const decodeQuery = lazySchema(() =>
+	z.object({
+		format: z
+			.enum(DECODE_FORMATS as ["typeid", "base32"])
+			.optional()
+			.describe(
+				"typeid reads a bare TypeID (a bare 26-character text is otherwise a ULID); base32 a bare 13-character Snowflake. Prefixed forms need neither",
+			),
+		layout: z
+			.enum(PRESET_NAMES)
+			.optional()
+			.describe("Read a Snowflake-like ID under another system's layout"),
+		timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
+		workerBits: width("Explicit layout: bits of the worker ID"),
+		sequenceBits: width("Explicit layout: bits of the sequence"),
+		epoch: width(
+			"The epoch in Unix ms: of explicit widths (default: the service's), or a preset's own start time",
+		),
+		timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
+	}),
+);
 
 /** The raw value the client sent, for the error message. */
 function sent(c: Context<AppEnv>, target: keyof ValidationTargets, field: string): unknown {

@@ -12,17 +12,7 @@ import type {
 	UuidV7Ids,
 } from "../../src/api";
 import { app } from "../../src/worker/app";
-import type {
-	blocksSchema,
-	decodedSchema,
-	errorSchema,
-	layoutSchema,
-	regionsSchema,
-	snowflakeIdsSchema,
-	statsSchema,
-	ulidIdsSchema,
-	uuidv7IdsSchema,
-} from "../../src/worker/openapi/schemas";
+import type { AnswerSchemas, errorSchema } from "../../src/worker/openapi/schemas";
 import { openApiDocument } from "../../src/worker/routes/docs";
 
 /** What these tests read of an operation. */
@@ -82,18 +72,18 @@ describe("the OpenAPI document", () => {
 	});
 
 	it("has answer schemas of the wire types' shape", () => {
-		expectTypeOf<z.infer<typeof snowflakeIdsSchema>>().toEqualTypeOf<SnowflakeIds>();
-		expectTypeOf<z.infer<typeof ulidIdsSchema>>().toEqualTypeOf<UlidIds>();
-		expectTypeOf<z.infer<typeof uuidv7IdsSchema>>().toEqualTypeOf<UuidV7Ids>();
-		expectTypeOf<z.infer<typeof blocksSchema>>().toEqualTypeOf<SnowflakeBlocks>();
-		expectTypeOf<z.infer<typeof layoutSchema>>().toEqualTypeOf<LayoutInfo>();
-		expectTypeOf<z.infer<typeof statsSchema>>().toEqualTypeOf<{
+		expectTypeOf<z.infer<AnswerSchemas["snowflakeIdsSchema"]>>().toEqualTypeOf<SnowflakeIds>();
+		expectTypeOf<z.infer<AnswerSchemas["ulidIdsSchema"]>>().toEqualTypeOf<UlidIds>();
+		expectTypeOf<z.infer<AnswerSchemas["uuidv7IdsSchema"]>>().toEqualTypeOf<UuidV7Ids>();
+		expectTypeOf<z.infer<AnswerSchemas["blocksSchema"]>>().toEqualTypeOf<SnowflakeBlocks>();
+		expectTypeOf<z.infer<AnswerSchemas["layoutSchema"]>>().toEqualTypeOf<LayoutInfo>();
+		expectTypeOf<z.infer<AnswerSchemas["statsSchema"]>>().toEqualTypeOf<{
 			[K in keyof SnowflakeStatsInfo]: SnowflakeStatsInfo[K];
 		}>();
 		// RegionsInfo's points are readonly, which expect-type tells apart; assignability is what matters.
-		const regions: z.infer<typeof regionsSchema> = {} as RegionsInfo;
+		const regions: z.infer<AnswerSchemas["regionsSchema"]> = {} as RegionsInfo;
 		expect(regions).toBeDefined();
-		expectTypeOf<DecodedId>().toExtend<z.infer<typeof decodedSchema>>();
+		expectTypeOf<DecodedId>().toExtend<z.infer<AnswerSchemas["decodedSchema"]>>();
 		expectTypeOf<z.infer<ReturnType<typeof errorSchema>>>().toEqualTypeOf<ErrorBody>();
 	});
 });

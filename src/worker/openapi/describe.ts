@@ -6,11 +6,11 @@
  * it reaches a Durable Object. Each route file exports its operations next to
  * its routes; ../routes/docs.ts builds the document from them.
  *
- *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: ulidIdsSchema, ids: true })
+ *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true })
  */
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type * as z from "zod";
-import { errorSchema } from "./schemas";
+import { type AnswerSchemas, answerSchemas, errorSchema } from "./schemas";
 
 export interface OperationSpec {
 	method: "get" | "post";
@@ -23,8 +23,8 @@ export interface OperationSpec {
 	query?: z.ZodObject;
 	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
 	body?: z.ZodObject;
-	/** The 200 answer's JSON schema (absent: `html` or a document). */
-	ok?: z.ZodType;
+	/** The 200 answer's JSON schema, by name in ./schemas.ts (absent: `html` or a document). */
+	ok?: keyof AnswerSchemas;
 	/** A generation answer: also one ID per line for `Accept: text/plain`. */
 	ids?: boolean;
 	/** Answers HTML (the playground, the reference page). */
@@ -56,7 +56,7 @@ function success(spec: OperationSpec) {
 			content: { "text/html": { schema: { type: "string" as const } } },
 		};
 	const content: Record<string, { schema: z.ZodType | { type: "string" } }> = {
-		"application/json": { schema: spec.ok as z.ZodType },
+		"application/json": { schema: answerSchemas()[spec.ok as keyof AnswerSchemas] },
 	};
 	if (spec.ids) content["text/plain"] = { schema: { type: "string" } };
 	return {
@@ -67,8 +67,15 @@ function success(spec: OperationSpec) {
 	};
 }
 
-/** The route's OpenAPI description. */
-export function operation(spec: OperationSpec): RouteConfig {
+/**
+ * The route's OpenAPI description, built when the document is (its first request):
+ * a new isolate's startup does not pay for the error schemas of every route.
+ */
+export function operation(spec: OperationSpec): () => RouteConfig {
+	return () => describe(spec);
+}
+
+function describe(spec: OperationSpec): RouteConfig {
 	const hasInput = spec.params || spec.query || spec.body;
 	return {
 		method: spec.method,

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { operation } from "../openapi/describe";
-import { decodedSchema, healthSchema, layoutSchema } from "../openapi/schemas";
 import { decode } from "../operations";
 import { decodeQuery, idParam, validate } from "../validation";
 
@@ -20,7 +19,7 @@ export const metaOperations = [
 		path: "/health",
 		summary: "Liveness",
 		tag: "Service",
-		ok: healthSchema,
+		ok: "healthSchema",
 		public: true,
 		unlimited: true,
 	}),
@@ -29,7 +28,7 @@ export const metaOperations = [
 		path: "/layout",
 		summary: "The Snowflake layout this deployment issues IDs under",
 		tag: "Service",
-		ok: layoutSchema,
+		ok: "layoutSchema",
 	}),
 	operation({
 		method: "get",
@@ -40,6 +39,6 @@ export const metaOperations = [
 		tag: "Decode",
 		params: idParam,
 		query: decodeQuery,
-		ok: decodedSchema,
+		ok: "decodedSchema",
 	}),
 ];

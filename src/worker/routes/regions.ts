@@ -3,7 +3,6 @@ import type { RegionsInfo } from "../../api";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { operation } from "../openapi/describe";
-import { regionsSchema } from "../openapi/schemas";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 import { greatCircleKm, HINT_POINTS } from "../regions";
 
@@ -41,6 +40,6 @@ export const regionOperations = [
 		path: "/regions",
 		summary: "Worker IDs by region, and where an auto request from this caller goes",
 		tag: "Service",
-		ok: regionsSchema,
+		ok: "regionsSchema",
 	}),
 ];

@@ -3,7 +3,6 @@ import type { AppEnv } from "../app-env";
 import { queryAndBody, snowflakeBody, validateBody } from "../json-body";
 import { noteRequest } from "../middleware/request-log";
 import { operation } from "../openapi/describe";
-import { blocksSchema, snowflakeIdsSchema, statsSchema } from "../openapi/schemas";
 import { snowflakeBlocks, snowflakeIds, snowflakeStats } from "../operations";
 import { idsResponse, noteAsked } from "../respond";
 import { snowflakeQuery, validate, workerIdParam } from "../validation";
@@ -91,8 +90,8 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 const tag = "Snowflake";
 const auto = { tag, objects: true, query: snowflakeQuery } as const;
 const named = { ...auto, params: workerIdParam } as const;
-const ids = { ok: snowflakeIdsSchema, ids: true } as const;
-const runs = { ok: blocksSchema } as const;
+const ids = { ok: "snowflakeIdsSchema", ids: true } as const;
+const runs = { ok: "blocksSchema" } as const;
 const AUTO =
 	"Snowflakes from a worker ID this deployment picks (near the caller, from a per-isolate pool)";
 const NAMED = "Snowflakes from one worker ID, strictly increasing";
@@ -147,7 +146,7 @@ export const snowflakeOperations = [
 		tag,
 		objects: true,
 		params: workerIdParam,
-		ok: statsSchema,
+		ok: "statsSchema",
 		method: "get",
 		path: "/snowflake/{workerId}/stats",
 		summary: "Counters of one worker ID's object (they survive restarts)",

@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
 import { operation } from "../openapi/describe";
-import { ulidIdsSchema, uuidv7IdsSchema } from "../openapi/schemas";
 import { ulidIds, uuidv7Ids } from "../operations";
 import { isolateIdsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
@@ -33,14 +32,14 @@ const ulid = {
 	path: "/ulid",
 	tag: "ULID and UUIDv7",
 	query: ulidQuery,
-	ok: ulidIdsSchema,
+	ok: "ulidIdsSchema",
 	ids: true,
 } as const;
 const uuidv7 = {
 	path: "/uuidv7",
 	tag: "ULID and UUIDv7",
 	query: countQuery,
-	ok: uuidv7IdsSchema,
+	ok: "uuidv7IdsSchema",
 	ids: true,
 } as const;
 

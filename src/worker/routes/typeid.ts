@@ -3,7 +3,6 @@ import type { AppEnv } from "../app-env";
 import { typeidIds } from "../forms";
 import { queryAndBody, typeidBody, validateBody } from "../json-body";
 import { operation } from "../openapi/describe";
-import { typeidIdsSchema } from "../openapi/schemas";
 import { isolateIdsResponse } from "../respond";
 import { typeidQuery, validate } from "../validation";
 
@@ -26,7 +25,7 @@ const typeid = {
 	path: "/typeid",
 	tag: "ID forms and ranges",
 	query: typeidQuery,
-	ok: typeidIdsSchema,
+	ok: "typeidIdsSchema",
 	ids: true,
 	summary: SUMMARY,
 } as const;

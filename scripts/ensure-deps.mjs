@@ -1,6 +1,7 @@
-// Runs before `npm run dev`, `npm start` and `npm test`. First it checks Node: wrangler
-// and vitest need 22.12 or later, and on an older Node they fail with messages that do
-// not say how to go on, so this says it, and stops. Then, on a fresh clone, it installs
+// Runs before `npm run dev`, `npm start` and `npm test`, under scripts/with-node.sh (so
+// on Node 22.12 or later). First it checks Node anyway: run by hand on an older Node,
+// wrangler and vitest would fail with messages that do not say how to go on, so this
+// says it, and stops. Then, on a fresh clone, it installs
 // exactly the lockfile's dependencies (`npm ci`), so the quick start is two commands.
 // Plain JavaScript with no imports beyond Node's: it runs before anything is installed.
 // Does nothing more once node_modules is there.

@@ -53,6 +53,14 @@ export const STATUS_OF = {
 	method_not_allowed: 405,
 	/** Returned when a POST has a non-empty body not declared `Content-Type: application/json`. */
 	unsupported_media_type: 415,
+	/** Returned when the lease routes are called but LEASE_WORKER_IDS is not set. */
+	leases_disabled: 409,
+	/** Returned when every worker ID of LEASE_WORKER_IDS is held (or in its grace); `Retry-After` is sent. */
+	no_free_worker_id: 409,
+	/** Returned when a lease was released, or replaced after its span and grace ended; acquire anew. */
+	lease_lost: 409,
+	/** Returned when a named or blocks route asks for a worker ID of LEASE_WORKER_IDS (it is for lease holders only). */
+	worker_id_leased: 409,
 	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
 	rate_limited: 429,
 	/** Returned when a wrangler var is invalid; the message names the variable. */
@@ -214,6 +222,63 @@ export interface DecodeOptions {
 }
 
 /**
+ * A worker-ID lease: the span of ticks `[from, to)` of `workerId` that the holder,
+ * and nobody else, may issue IDs in (every sequence of those ticks). What
+ * `POST /leases` (201), `POST /leases/:workerId/:leaseId/renew` (200) and RPC
+ * `acquireLease` / `renewLease` answer. A renewal keeps `from` and `leaseId` and
+ * moves `to` forward (never back).
+ */
+export interface LeaseGrant {
+	workerId: number;
+	/** The bearer capability that renews and releases this lease (>= 128 random bits, URL-safe). Keep it secret. */
+	leaseId: string;
+	/** The span's first tick (included), counted from the layout's epoch. */
+	from: number;
+	/** The span's end tick (excluded). */
+	to: number;
+	/** `from` in Unix ms (the tick's first instant), for people. */
+	fromMs: number;
+	/** `to` in Unix ms, for people. */
+	toMs: number;
+	/** The object's clock when it granted this (Unix ms): a holder anchors its clock here. */
+	serverNowMs: number;
+	/** The layout the span is under: the holder formats its IDs with it. */
+	layout: LayoutInfo;
+}
+
+/** Options of `acquireLease`: a label for people, and optionally the worker ID wanted. */
+export interface AcquireLeaseOptions {
+	/** A label shown by `leaseStatus` (e.g. a pod name): at most 128 printable characters. */
+	holder?: string | undefined;
+	/** A worker ID of LEASE_WORKER_IDS; default: the service picks a free one. */
+	workerId?: number | undefined;
+}
+
+/** Names a lease to renew or release. */
+export interface LeaseRef {
+	workerId: number;
+	leaseId: string;
+}
+
+/**
+ * What `GET /leases/:workerId` and RPC `leaseStatus` answer: the worker ID's lease
+ * state, never its `leaseId`. `held`: a span is current; `grace`: the span ended
+ * less than LEASE_GRACE_MS ago and only its holder may renew it; `free`: anyone may
+ * acquire it (never leased, released, or grace over). Span fields are null when
+ * the worker ID was never leased.
+ */
+export interface LeaseState {
+	workerId: number;
+	state: "held" | "grace" | "free";
+	holder: string | null;
+	from: number | null;
+	to: number | null;
+	fromMs: number | null;
+	toMs: number | null;
+	serverNowMs: number;
+}
+
+/**
  * The RPC methods of the service's `IdService` entrypoint, as plain types (no
  * Workers types), so that a caller outside this repository can type its binding.
  * `IdService` (src/worker/rpc.ts) implements it. A failure rejects with an Error
@@ -229,4 +294,15 @@ export interface IdServiceRpc {
 	decode(id: string, options?: DecodeOptions): Promise<DecodedId | DecodedForeign>;
 	layout(): Promise<LayoutInfo>;
 	stats(workerId: number): Promise<SnowflakeStatsInfo>;
+}
+
+/**
+ * The lease methods of `IdService` (the same as the `/leases` routes). A failure
+ * rejects with an Error whose message starts with its code (`lease_lost: …`).
+ */
+export interface LeaseRpc {
+	acquireLease(options?: AcquireLeaseOptions): Promise<LeaseGrant>;
+	renewLease(lease: LeaseRef): Promise<LeaseGrant>;
+	releaseLease(lease: LeaseRef): Promise<void>;
+	leaseStatus(workerId: number): Promise<LeaseState>;
 }

@@ -33,7 +33,8 @@ const scripts = (
 function wranglerTypesArgs(script: string): string[] {
 	const command = scripts[script]?.split("&&").find((part) => part.includes("wrangler types"));
 	if (!command) throw new Error(`the ${script} script runs no \`wrangler types\``);
-	return command.trim().split(/\s+/).slice(1);
+	const words = command.trim().split(/\s+/);
+	return words.slice(words.indexOf("wrangler") + 1);
 }
 
 let clone = "";

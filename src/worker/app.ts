@@ -11,7 +11,7 @@
  *   3. operations     operations.ts, forms.ts (one implementation for both transports)
  *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),
  *                     auto-pools.ts, placement.ts, decode-options.ts, request-note.ts
- *   5. config, errors config.ts, errors.ts, bearer-token.ts, layout-guard.ts,
+ *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
  *                     snowflake-do.ts (the object, on config and the core)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */

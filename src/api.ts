@@ -45,6 +45,8 @@ export const STATUS_OF = {
 	invalid_range: 400,
 	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
 	invalid_body: 400,
+	/** Returned when the query has a parameter the route does not take; the message names it and the ones it takes. */
+	invalid_request: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
 	unauthorized: 401,
 	/** Returned for a path no route serves (or a URL over 4,096 characters). */

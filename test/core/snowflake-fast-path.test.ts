@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import type { IdRun } from "../../src/ids/snowflake";
+import type { IdRun, SnowflakeGenerator } from "../../src/ids/snowflake";
 import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
@@ -55,6 +55,37 @@ describe("SnowflakeGenerator fast path", () => {
 		expect(clock.reads).toBe(6);
 		expect(marks).toEqual([1_005, 2_200]); // the last call passed the mark: a new lease first
 		expect(gen.stats()).toMatchObject({ issued: 6, requests: 6, leaseWrites: 2 });
+	});
+
+	it("takes the fast path for every call that needs no wait nor write, at each bound", async () => {
+		const clock = new FrozenClock(0); // at the epoch
+		const { gen } = generator(clock, { leaseMs: 20, maxBorrowMs: 2, maxWaitMs: 0 });
+		const paths = watchPaths(gen);
+		await gen.next(); // no mark yet: queued, writes mark 20
+		expect(paths.take()).toEqual(["at once?", "queued"]);
+		await gen.next(); // the same tick with room: the cached tick's text
+		expect(paths.take()).toEqual([]);
+		await gen.next(2); // at the epoch still, a batch in the same tick
+		expect(paths.take()).toEqual(["at once?"]);
+		clock.time = 1;
+		await gen.next(); // a new tick under the mark
+		expect(paths.take()).toEqual(["at once?"]);
+		await gen.nextRuns(4_096 + 4_096); // to the end of tick 3: 2 ms ahead, the borrowing bound
+		expect(paths.take()).toEqual(["at once?"]);
+		clock.time = 18;
+		// The largest count the budget allows (three ticks at their surest room), its last tick
+		// exactly the mark (20) and exactly 2 ms ahead.
+		await gen.nextRuns(3 * 4_033);
+		expect(paths.take()).toEqual(["at once?"]);
+		await gen.nextRuns(1); // the last tick (20) leads the clock by exactly the bound
+		expect(paths.take()).toEqual(["at once?"]);
+		// And the calls that need the queue: past the mark (a write), past the bound (a wait).
+		clock.time = 21;
+		await gen.nextRuns(1);
+		expect(paths.take()).toEqual(["at once?", "queued"]);
+		clock.time = 15; // 6 ms behind the last tick: a wait (refused here, with no budget)
+		await expect(gen.nextRuns(1)).rejects.toMatchObject({ code: "clock_regression" });
+		expect(paths.take()).toEqual(["at once?", "queued"]);
 	});
 
 	it("gives a batch all its IDs when a new tick's random start leaves too little room", async () => {
@@ -191,6 +222,29 @@ describe("SnowflakeGenerator fast path", () => {
 		);
 	}, 30_000);
 });
+
+/**
+ * Records which path each call of `gen` went through: "at once?" when the fast path was
+ * asked (it may decline), "queued" for the queued path. A single ID in the last tick with
+ * room asks neither (its cached text). `take()` returns and clears the record.
+ */
+function watchPaths(gen: SnowflakeGenerator) {
+	const seen: string[] = [];
+	for (const [method, label] of [
+		["issueAtOnce", "at once?"],
+		["issue", "queued"],
+	] as const) {
+		const original = Reflect.get(gen, method) as (...args: unknown[]) => unknown;
+		expect(typeof original).toBe("function"); // a rename must fail here
+		Object.defineProperty(gen, method, {
+			value: (...args: unknown[]) => {
+				seen.push(label);
+				return original.apply(gen, args);
+			},
+		});
+	}
+	return { take: () => seen.splice(0) };
+}
 
 /** The IDs of `next` (checked to be canonical decimals of worker 7) or of `nextRuns`, as BigInts. */
 function expandIds(result: string[] | IdRun[]): bigint[] {

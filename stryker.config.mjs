@@ -3,9 +3,10 @@
  * (a `<` to `<=`, a condition to `true`, a statement removed) and runs the tests that reach
  * it; a change no test notices "survives". docs/TESTING.md has the scores and how to run it.
  *
- * This file is the ID core (src/ids) and the client (src/client) against their Node tests
- * (vitest projects core and client); stryker.worker.config.mjs is src/worker against the
- * tests that run inside workerd. `--mutate path` narrows a run to one file.
+ * This file (`npm run test:mutation:core`) is the ID core (src/ids) and the client
+ * (src/client) against their Node tests (vitest projects core and client);
+ * stryker.worker.config.mjs is src/worker against the tests that run inside workerd.
+ * `-- --mutate path` narrows a run to one file.
  */
 export default {
 	testRunner: "vitest",

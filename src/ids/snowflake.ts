@@ -112,9 +112,11 @@ export class SnowflakeGenerator {
 		this.mark = restored ?? -1;
 		this.lastTick = restored ?? -1;
 		this.sequence = layout.maxSequence;
+		// Stryker disable next-line ConditionalExpression: a fresh generator's last tick is -1, nothing to compare with; its first run clears the flag
 		this.restoring = restored !== undefined;
 		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
 		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
+		// Stryker disable next-line ConditionalExpression: without a mark it would be NaN, and tick <= NaN is false as tick <= -1 is
 		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
 		this.restoredLeaseMs = refuse.finiteLease(options.restoredLeaseMs) ?? options.leaseMs;
 		this.restoreLeadMs = this.restoredLeaseMs + this.maxBorrowMs + layout.timeUnitMs;
@@ -200,6 +202,7 @@ export class SnowflakeGenerator {
 		// A new tick (the clock's, or the next after a full one), else the last one.
 		const first = tick > this.lastTick ? tick : roomLeft > 0 ? this.lastTick : this.lastTick + 1;
 		const room = first === this.lastTick ? roomLeft : this.newTickRoom;
+		// Stryker disable next-line ConditionalExpression,EqualityOperator: ceil((count - room) / …) is 0 when count <= room
 		const last = count <= room ? first : first + Math.ceil((count - room) / this.newTickRoom);
 		return { first, last };
 	}
@@ -208,7 +211,9 @@ export class SnowflakeGenerator {
 	private issueAtOnce(count: number, now: number): IdRun | IdRun[] | undefined {
 		const { layout } = this;
 		if (!Number.isSafeInteger(count) || count < 1 || count > this.maxCallCount) return undefined;
+		// Stryker disable next-line ConditionalExpression: without this check the lead check below declines the same readings
 		if (!(now >= layout.epoch)) return undefined;
+		// Stryker disable next-line ConditionalExpression: implied by the lead check of the last tick needed, below
 		if (!(layout.msOf(this.lastTick) - now <= this.leadLimitMs(this.lastTick))) return undefined;
 		const { first, last } = this.span(count, now);
 		// Every tick needed in the layout, under the mark, within its lead limit (the last decides).
@@ -219,6 +224,7 @@ export class SnowflakeGenerator {
 		if (!ready) return undefined;
 		this.counters.requests++;
 		this.counters.issued += count;
+		// Stryker disable next-line ConditionalExpression,BlockStatement: the loop below issues the same one run, as an array (both paths take either)
 		if (first === last) {
 			const run = this.takeRun(first, count);
 			this.noteLead(first, now);
@@ -237,6 +243,7 @@ export class SnowflakeGenerator {
 
 	private noteLead(tick: number, now: number): void {
 		const lead = this.layout.msOf(tick) - now;
+		// Stryker disable next-line EqualityOperator: an equal lead stores the same value
 		if (lead > this.counters.maxLeadMs) this.counters.maxLeadMs = lead;
 	}
 
@@ -289,9 +296,11 @@ export class SnowflakeGenerator {
 					await this.waitForClock(behindMs, behindMs - lastLimitMs, budgetMs);
 					continue;
 				}
+				// Stryker disable next-line ConditionalExpression: checking again later refuses no other call (what is left needs no more wait than first counted; each wait is checked too)
 				if (!checked) {
 					// Before anything is issued: refuse a call that surely cannot finish.
 					this.refuseIfTooLong(remaining, now, budgetMs);
+					// Stryker disable next-line BooleanLiteral: as above
 					checked = true;
 				}
 				const target = this.span(1, now).first;
@@ -350,6 +359,7 @@ export class SnowflakeGenerator {
 
 	/** The highest clock reading so far, `now` included (readings are finite: `readClock`). */
 	private highestReading(now: number): number {
+		// Stryker disable next-line EqualityOperator: an equal reading stores the same value
 		if (now > this.highest) this.highest = now;
 		return this.highest;
 	}

@@ -314,7 +314,7 @@ describe("refusals say what was wrong and what is allowed", () => {
 	const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 
 	it("a time that is not one: the end named, the value, the forms taken", () => {
-		for (const value of [null, true, {}, [], undefined]) {
+		for (const value of [null, true, {}, [], undefined, [5], ["2026-11-01"]]) {
 			const error = refusal(() => readTime("to", value));
 			expect(error.code).toBe("invalid_range");
 			expect(error.detail).toBe(`to must be ${TIME_RULE}; got ${describeValue(value)}`);

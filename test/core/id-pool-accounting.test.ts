@@ -91,21 +91,19 @@ describe("IdPool boundaries", () => {
 	});
 
 	it("shrinks when more than half of a block expires unused, not when half does", async () => {
-		const half = setup({ minSize: 16, maxSize: 64 });
-		await half.pool.take(9);
-		await half.pool.take(8); // grown to 32 (the block ran out fast)
-		await half.pool.take(16); // 16 of a 32 block left
-		half.clock.time += 2_000;
-		await half.pool.take(1);
-		expect(half.pool.stats().blockSize).toBe(32); // 16 of 32 expired: exactly half
-
-		const more = setup({ minSize: 16, maxSize: 64 });
-		await more.pool.take(9);
-		await more.pool.take(8);
-		await more.pool.take(15); // 17 of 32 left
-		more.clock.time += 2_000;
-		await more.pool.take(1);
-		expect(more.pool.stats().blockSize).toBe(16);
+		const { pool, clock, calls } = setup({ maxSize: 64 });
+		await pool.take(9); // block A (16): 7 left, B (16) fetched ahead
+		await pool.take(8); // A retired nearly unused in time: size 32; B: 8 left, C (32) ahead
+		await pool.take(8); // B used up
+		await pool.take(16); // B retired: size 64; C: 16 of 32 left, D (64) ahead
+		expect(calls.refill).toEqual([16, 16, 32, 64]);
+		expect(pool.stats().blockSize).toBe(64);
+		await settle(); // D lands, held next
+		clock.time += 2_000;
+		await pool.take(1);
+		// C expired with exactly half unused: no change; D expired whole: halved once.
+		expect(pool.stats().blockSize).toBe(32);
+		expect(pool.stats().wasted).toBe(7 + 16 + 64);
 	});
 
 	it("a direct block exactly maxAgeMs old is handed out; one a millisecond older is asked for again", async () => {
@@ -130,20 +128,25 @@ describe("IdPool boundaries", () => {
 });
 
 describe("IdPool hands out only what it was given", () => {
-	it("each take is a contiguous slice of one refill's IDs, in order, across runs of several ticks", async () => {
+	it("each take is a contiguous slice of one refill's IDs, in order, across the runs of a block", async () => {
+		// Blocks of runs in several ticks (as a refill across a rollover answers them).
+		let tick = 1_000_000;
 		const delivered: bigint[][] = [];
-		const { pool, clock } = setup(({ issue }) => ({
-			refill: async (size) => {
-				const block = await issue(size);
+		const { pool } = setup({
+			refill: async () => {
+				const block = {
+					workerId: 7,
+					runs: [5, 7, 4, 9].map((count, i) => ({ tick: tick + i, firstSequence: 10 * i, count })),
+				};
+				tick += 4;
 				delivered.push(ids(block));
 				return block;
 			},
-			maxSize: 64,
-			minSize: 64,
-		}));
+			minSize: 25,
+			maxSize: 25,
+		});
 		const handedOut: bigint[] = [];
-		for (const count of [5, 1, 30, 7, 20, 3, 60, 2, 40, 40]) {
-			clock.time += 1; // runs of several ticks in a block
+		for (const count of [3, 5, 6, 2, 9, 12, 1, 7, 25, 4]) {
 			const taken = await pool.take(count);
 			expect(taken.source).toBe("pool");
 			for (const run of taken.runs) expect(run.count).toBeGreaterThan(0);
@@ -279,6 +282,24 @@ describe("IdPool: one refill in flight", () => {
 		expect(hand.calls()).toBe(2);
 		hand.answer(1, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 10, count: 16 }] });
 		for (const take of [waiting, ...more]) expect((await take).source).toBe("pool");
+	});
+
+	it("a refill given up on that fails later does not end the one in flight after it", async () => {
+		const hand = handRefills();
+		const { pool, clock } = setup({ refill: hand.refill, refillTimeoutMs: 50 });
+		void pool.take(1); // refill 0 hangs
+		await settle();
+		clock.time += 51;
+		const waiting = pool.take(1); // gives refill 0 up, starts refill 1, awaits it
+		await settle();
+		hand.fail(0);
+		await settle();
+		const more = [pool.take(1), pool.take(1)];
+		await settle();
+		expect(hand.calls()).toBe(2);
+		hand.answer(1, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 10, count: 16 }] });
+		for (const take of [waiting, ...more]) expect((await take).source).toBe("pool");
+		expect(pool.stats().failedRefills).toBe(1);
 	});
 
 	it("a refill is given up on only once it has run longer than refillTimeoutMs", async () => {

@@ -211,3 +211,42 @@ describe("refusals of a generator whose mark covers the clock (the fast path's c
 		await expect(over.nextRuns(8_192)).rejects.toMatchObject({ code: "layout_exhausted" });
 	});
 });
+
+describe("refusals say what was wrong", () => {
+	it("a restored mark and lease of 0 are taken (a mark at the epoch); negative ones are not", () => {
+		const clock = new FrozenClock(5);
+		expect(() => generator(clock, { restoredMark: 0, restoredLeaseMs: 0 })).not.toThrow();
+		expect(() => generator(clock, { restoredMark: -1 })).toThrow(
+			expect.objectContaining({ code: "internal" }),
+		);
+		expect(() => generator(clock, { restoredLeaseMs: -1 })).toThrow(
+			expect.objectContaining({ code: "internal" }),
+		);
+	});
+
+	it("count, epoch, exhaustion and overload, each with its detail", async () => {
+		const { gen } = generator(new FrozenClock(5));
+		await expect(gen.next(0)).rejects.toMatchObject({
+			detail: "count must be a positive integer, got 0",
+		});
+		const early = generator(new FrozenClock(-3_000)).gen;
+		await expect(early.next()).rejects.toMatchObject({
+			code: "invalid_config",
+			detail:
+				"the clock (1969-12-31T23:59:57.000Z) is before the Snowflake epoch (1970-01-01T00:00:00.000Z)",
+		});
+		const late = generator(new FrozenClock(layout.tickLimit)).gen;
+		await expect(late.next()).rejects.toMatchObject({
+			code: "layout_exhausted",
+			detail: `the Snowflake layout ran out of time at ${new Date(layout.exhaustsAt).toISOString()}; configure a later epoch or more time bits`,
+		});
+		const stuck = generator(new FrozenClock(5), { maxWaitMs: 0 }).gen;
+		for (const count of [1, 4_033, 62]) await stuck.nextRuns(count); // all of tick 5
+		await expect(stuck.nextRuns(1)).rejects.toMatchObject({
+			code: "overloaded",
+			retryAfterSeconds: 1,
+			detail:
+				"worker ID 7 cannot issue these IDs in time: they need its clock to move 1 ms more, past the 0 ms one call may wait (queueing included); retry shortly, ask for fewer IDs or spread load over more worker IDs",
+		});
+	});
+});

@@ -31,9 +31,16 @@ export interface DevServerOptions {
 	keepState?: boolean;
 	/** Extra `--var NAME:value` settings. Default: none. */
 	vars?: Record<string, string>;
+	/** wrangler's `--log-level`. Default: `warn` (`log` shows the Workers' console lines). */
+	logLevel?: "debug" | "info" | "log" | "warn" | "error";
 	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.toml"]`. Default: none. */
 	args?: string[];
-	/** Milliseconds to wait for `GET /health` to answer `{"status":"ok"}`. Default: 90,000. */
+	/**
+	 * The path that answers 2xx once the server is ready (another Worker first, e.g. the
+	 * consumer's `/`). Default: `/health`, which must also say `{"status":"ok"}`.
+	 */
+	readyPath?: string;
+	/** Milliseconds to wait for the ready path. Default: 90,000. */
 	timeoutMs?: number;
 	/** Called with every chunk wrangler writes (stdout and stderr). Default: kept, shown on failure only. */
 	onOutput?: (text: string) => void;
@@ -154,7 +161,7 @@ export class WranglerDev implements DevServer {
 			"--persist-to",
 			this.persistTo,
 			"--log-level",
-			"warn",
+			this.options.logLevel ?? "warn",
 			"--show-interactive-dev-session=false",
 		];
 		for (const [name, value] of Object.entries(this.vars)) args.push("--var", `${name}:${value}`);
@@ -183,16 +190,21 @@ export class WranglerDev implements DevServer {
 				throw new Error(`wrangler dev exited during startup:\n${this.log}`);
 			}
 			try {
-				const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2_000) });
+				const path = this.options.readyPath ?? "/health";
+				const response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(2_000) });
 				const body = (await response.json()) as { status?: string };
-				if (response.ok && body.status === "ok") return Date.now() - started;
+				if (response.ok && (path !== "/health" || body.status === "ok")) {
+					return Date.now() - started;
+				}
 			} catch {
 				// not listening yet
 			}
 			await sleep(200);
 		}
 		await this.end("SIGKILL", 0);
-		throw new Error(`wrangler dev did not answer /health in time:\n${this.log}`);
+		throw new Error(
+			`wrangler dev did not answer ${this.options.readyPath ?? "/health"} in time:\n${this.log}`,
+		);
 	}
 
 	setVars(vars: Record<string, string>): void {

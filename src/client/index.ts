@@ -87,6 +87,7 @@ export {
 	type IdPoolClientOptions,
 	type IdPoolSnowflakeOptions,
 } from "./pool";
+export { idService, type SettlingBinding } from "./service";
 export type { IdErrorCode, RetryOptions };
 
 /** A call's default deadline, retries and their waits included. */

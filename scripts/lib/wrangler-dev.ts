@@ -31,6 +31,12 @@ export interface DevServerOptions {
 	keepState?: boolean;
 	/** Extra `--var NAME:value` settings. Default: none. */
 	vars?: Record<string, string>;
+	/**
+	 * A script of this repository that runs `wrangler dev` itself, given the same
+	 * arguments (without `dev`), e.g. `scripts/dev.ts` (what `npm run dev` runs).
+	 * Default: none, wrangler is started directly.
+	 */
+	launcher?: string;
 	/** wrangler's `--log-level`. Default: `warn` (`log` shows the Workers' console lines). */
 	logLevel?: "debug" | "info" | "log" | "warn" | "error";
 	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.toml"]`. Default: none. */
@@ -69,6 +75,7 @@ export interface DevServer {
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const WRANGLER_BIN = join(REPO, "node_modules", "wrangler", "bin", "wrangler.js");
+const TSX_CLI = join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const OUTPUT_KEPT = 8_000;
 
 const running = new Set<number>();
@@ -150,8 +157,9 @@ export class WranglerDev implements DevServer {
 		const started = Date.now();
 		this.currentPort = this.options.port ?? (await freePort());
 		const args = [
-			WRANGLER_BIN,
-			"dev",
+			...(this.options.launcher
+				? [TSX_CLI, join(REPO, this.options.launcher)]
+				: [WRANGLER_BIN, "dev"]),
 			"--ip",
 			"127.0.0.1",
 			"--port",

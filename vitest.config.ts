@@ -46,6 +46,17 @@ export default defineConfig({
 				},
 			},
 			{
+				// What the docs promise, run: docs/STORING.md's snippets on real databases,
+				// the local setup README describes (a token in .dev.vars).
+				test: {
+					name: "docs",
+					include: ["test/docs/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+			{
 				// Two Workers from their real bundles in Miniflare: the service and a consumer.
 				test: {
 					name: "integration",

@@ -193,9 +193,11 @@ export interface TypeIdOptions {
 /** Options of `range`: the kind, the window [from, to) (Unix ms or ISO 8601), and the kind's text options. */
 export interface RangeOptions extends SnowflakeTextOptions {
 	kind: BoundsKind;
+	/** The window's start, included: Unix ms, or ISO 8601 with a zone (a fraction beyond the ms rounds up). */
 	from: number | string;
+	/** The window's end, excluded, read as `from` is. */
 	to: number | string;
-	/** kind snowflake: the bounds of this worker ID's IDs only. */
+	/** kind snowflake: the bounds of this worker ID's IDs only (any worker ID of the layout). */
 	workerId?: number | undefined;
 }
 export interface UlidOptions {

@@ -151,7 +151,7 @@ function errorFor(
 	if (field === "workerId" && path === "/range") {
 		return new IdError(
 			"invalid_worker_id",
-			`workerId must be an integer in [0, ${config.layout.maxWorkerId}] written once in decimal digits; got ${describeValue(got)}`,
+			`workerId must be an integer in [0, ${config.layout.maxWorkerId}] (any worker ID of the layout), written once in decimal digits; got ${describeValue(got)}`,
 		);
 	}
 	if (field === "workerId") return invalidWorkerId(config, got);
@@ -185,8 +185,13 @@ function outOfRange(
 	if (typeof count === "number") {
 		if (!countAllowed(config, countKindOf(c.req.path), count)) return "count";
 	}
-	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
-	return undefined;
+	if (typeof workerId !== "number") return undefined;
+	// /range takes any worker ID of the layout (as RPC does): its bounds are arithmetic.
+	const allowed =
+		c.req.path === "/range"
+			? workerId <= config.layout.maxWorkerId
+			: config.workerIds.has(workerId);
+	return allowed ? undefined : "workerId";
 }
 
 function invalidRangeField(field: string, got: unknown): IdError {

@@ -17,10 +17,10 @@ const state = mkdtempSync(join(tmpdir(), "edge-ids-shared-"));
 let viaNpm: DevServer;
 let bare: DevServer;
 beforeAll(async () => {
-	[viaNpm, bare] = await Promise.all([
-		startWranglerDev({ launcher: "scripts/dev.ts", persistTo: state }),
-		startWranglerDev({ persistTo: state }),
-	]);
+	// One after the other: two workerd processes opening one new state directory at
+	// once may find its files locked (SQLITE_BUSY) and exit.
+	viaNpm = await startWranglerDev({ launcher: "scripts/dev.ts", persistTo: state });
+	bare = await startWranglerDev({ persistTo: state });
 });
 afterAll(async () => {
 	await Promise.all([viaNpm?.stop(), bare?.stop()]);

@@ -1,6 +1,6 @@
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { type IdServiceRpc, idErrorCode } from "../../src/client";
+import { type IdServiceRpc, idErrorCode, idRequestId } from "../../src/client";
 import type { IdService } from "../../src/index";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
@@ -133,8 +133,11 @@ describe("IdService over a service binding", () => {
 					(e: unknown) => e,
 				);
 			expect(error).toBeInstanceOf(Error);
-			expect((error as Error).message).toMatch(new RegExp(`^${code}: `));
+			expect((error as Error).message).toMatch(
+				new RegExp(`^${code}: .* \\(request [0-9a-f-]{36}\\)$`),
+			);
 			expect(idErrorCode(error)).toBe(code);
+			expect(idRequestId(error)).toMatch(/^[0-9a-f-]{36}$/);
 		},
 	);
 });

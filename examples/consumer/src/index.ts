@@ -14,7 +14,7 @@ import {
 	type IdServiceRpc,
 	idErrorCode,
 	idsClient,
-} from "../../../src/client";
+} from "edge-ids/client";
 
 interface ConsumerEnv {
 	IDS: Service<WorkerEntrypoint & IdServiceRpc>;

@@ -68,6 +68,17 @@ export default defineConfig({
 				},
 			},
 			{
+				// Real `wrangler dev` servers (scripts/lib/wrangler-dev.ts): routing of files and
+				// the Worker, what the dev server prints, two servers on one state directory.
+				test: {
+					name: "dev-server",
+					include: ["test/dev-server/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60_000,
+					hookTimeout: 120_000,
+				},
+			},
+			{
 				// The Worker, its Durable Object, routes and config, inside workerd.
 				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
 				test: {

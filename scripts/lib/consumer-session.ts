@@ -49,5 +49,6 @@ export function consumerSessionArgs(): string[] {
 		copy,
 		serviceConfigWithoutBuild(readFileSync(join(REPO, "wrangler.toml"), "utf8"), REPO),
 	);
-	return ["-c", CONSUMER_CONFIG, "-c", SERVICE_COPY];
+	// examples/tsconfig.json maps edge-ids/* to src/ (the consumer imports edge-ids/client).
+	return ["-c", CONSUMER_CONFIG, "-c", SERVICE_COPY, "--tsconfig", "../tsconfig.json"];
 }

@@ -178,7 +178,14 @@ export class WranglerDev implements DevServer {
 			cwd: REPO,
 			detached: true, // its own process group, so the group can be ended by PID
 			stdio: ["ignore", "pipe", "pipe"],
-			env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "true" },
+			env: {
+				...process.env,
+				WRANGLER_SEND_METRICS: "false",
+				// No fetch of the location data behind request.cf (its placeholder is the same).
+				CLOUDFLARE_CF_FETCH_ENABLED: "false",
+				NO_COLOR: "1",
+				CI: "true",
+			},
 		});
 		if (child.pid === undefined) throw new Error(`could not start ${WRANGLER_BIN}`);
 		this.child = child;

@@ -1,6 +1,6 @@
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { type IdServiceRpc, idErrorCode, idService } from "../../src/client";
+import { type IdServiceRpc, idErrorCode, idRequestId, idService } from "../../src/client";
 import type { IdService } from "../../src/index";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
@@ -135,18 +135,23 @@ describe("IdService over a service binding", () => {
 					);
 			const error = await failure(IDS);
 			expect(error).toBeInstanceOf(Error);
-			expect((error as Error).message).toMatch(new RegExp(`^${code}: `));
+			expect((error as Error).message).toMatch(
+				new RegExp(`^${code}: .* \\(request [0-9a-f-]{36}\\)$`),
+			);
 			expect(idErrorCode(error)).toBe(code);
 			const settled = await failure(idService(IDS));
 			expect(settled).toBeInstanceOf(Error);
-			expect((settled as Error).message).toBe((error as Error).message);
+			const withoutRequest = (message: string) => message.replace(/ \(request [0-9a-f-]{36}\)/, "");
+			expect(withoutRequest((settled as Error).message)).toBe(withoutRequest((error as Error).message));
+			expect(idRequestId(settled)).toMatch(/^[0-9a-f-]{36}$/);
+			expect(idRequestId(error)).toMatch(/^[0-9a-f-]{36}$/);
 		},
 	);
 
 	it("settle: a method's answer or refusal as a value; only this entrypoint's own methods", async () => {
-		expect(await IDS.settle("snowflake", { count: 0 })).toEqual({
-			error: "invalid_count: count must be an integer in [1, 10000]; got 0",
-		});
+		expect((await IDS.settle("snowflake", { count: 0 })).error).toMatch(
+			/^invalid_count: count must be an integer in \[1, 10000\]; got 0 \(request [0-9a-f-]{36}\)$/,
+		);
 		const answered: { value?: unknown; error?: string } = await IDS.settle("snowflake", {
 			workerId: 5,
 			count: 2,

@@ -19,7 +19,7 @@ import {
 	idService,
 	idsClient,
 	type SettledRpc,
-} from "../../../src/client";
+} from "edge-ids/client";
 
 interface ConsumerEnv {
 	IDS: Service<WorkerEntrypoint & IdServiceRpc & SettledRpc>;

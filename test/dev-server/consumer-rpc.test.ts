@@ -32,13 +32,16 @@ describe("a consumer calling edge-ids over RPC, under wrangler dev", () => {
 		const from = printed.length;
 		for (let i = 0; i < 3; i++) {
 			const response = await fetch(`${dev.url}/error`);
-			expect(await response.json()).toEqual({
-				code: "invalid_count",
-				message: "invalid_count: count must be an integer in [1, 10000]; got 0",
-			});
+			const refusal = (await response.json()) as { code: string; message: string };
+			expect(refusal.code).toBe("invalid_count");
+			expect(refusal.message).toMatch(
+				/^invalid_count: count must be an integer in \[1, 10000\]; got 0 \(request [0-9a-f-]{36}\)$/,
+			);
 		}
 		const output = await printedSince(from);
-		expect(output).toContain('[edge-ids] {"rpc":"snowflake","status":400');
+		expect(output).toMatch(
+			/\[edge-ids\] \{"rpc":"snowflake","requestId":"[0-9a-f-]{36}","status":400/,
+		);
 		expect(output).not.toMatch(/Uncaught|hung|\[ERROR\]/);
 	});
 
@@ -49,7 +52,9 @@ describe("a consumer calling edge-ids over RPC, under wrangler dev", () => {
 		const body = (await response.json()) as { rpc: { order: { ids: string[] } } };
 		expect(body.rpc.order.ids).toHaveLength(3);
 		const output = await printedSince(from);
-		expect(output).toContain('[edge-ids] {"rpc":"snowflake","status":200');
+		expect(output).toMatch(
+			/\[edge-ids\] \{"rpc":"snowflake","requestId":"[0-9a-f-]{36}","status":200/,
+		);
 		expect(output).not.toContain("[undefined]");
 		expect(output).not.toMatch(/Uncaught|\[ERROR\]/);
 	});

@@ -142,7 +142,9 @@ describe("IdService over a service binding", () => {
 			const settled = await failure(idService(IDS));
 			expect(settled).toBeInstanceOf(Error);
 			const withoutRequest = (message: string) => message.replace(/ \(request [0-9a-f-]{36}\)/, "");
-			expect(withoutRequest((settled as Error).message)).toBe(withoutRequest((error as Error).message));
+			expect(withoutRequest((settled as Error).message)).toBe(
+				withoutRequest((error as Error).message),
+			);
 			expect(idRequestId(settled)).toMatch(/^[0-9a-f-]{36}$/);
 			expect(idRequestId(error)).toMatch(/^[0-9a-f-]{36}$/);
 		},

@@ -31,12 +31,19 @@ export const cryptoRandomBytes: RandomBytes = (bytes) => {
  */
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: (ms) =>
-		new Promise((resolve) => {
-			if (polling === undefined) setTimeout(resolve, ms);
-			else waitUntil(polling, Date.now() + ms, resolve);
-		}),
+	sleep: (ms) => sleepOn(Date.now, ms),
 };
+
+/**
+ * `systemClock`'s wait, measured on `now`: with a monotonic clock (`performance.now`)
+ * a step of the wall clock neither stretches nor cuts it short.
+ */
+export function sleepOn(now: () => number, ms: number): Promise<void> {
+	return new Promise((resolve) => {
+		if (polling === undefined) setTimeout(resolve, ms);
+		else waitUntil(polling, now, now() + ms, resolve);
+	});
+}
 
 type Immediate = (callback: () => void) => unknown;
 const host = globalThis as { setImmediate?: Immediate; navigator?: { userAgent?: string } };
@@ -45,17 +52,17 @@ const polling: Immediate | undefined =
 		? host.setImmediate
 		: undefined;
 
-/** A timer until the last millisecond before `until`, then event-loop turns. */
-function waitUntil(immediate: Immediate, until: number, done: () => void): void {
-	const left = until - Date.now();
+/** A timer until the last millisecond before `until` (on `now`), then event-loop turns. */
+function waitUntil(immediate: Immediate, now: () => number, until: number, done: () => void): void {
+	const left = until - now();
 	if (left <= 0) done();
-	else if (left > 1) setTimeout(() => waitUntil(immediate, until, done), left - 1);
+	else if (left > 1) setTimeout(() => waitUntil(immediate, now, until, done), left - 1);
 	else {
 		const before = performance.now();
 		immediate(() => {
 			// A clock that stood still over a turn would be polled forever: a timer ends it.
-			if (performance.now() === before) setTimeout(done, until - Date.now());
-			else waitUntil(immediate, until, done);
+			if (performance.now() === before) setTimeout(done, until - now());
+			else waitUntil(immediate, now, until, done);
 		});
 	}
 }

@@ -22,7 +22,7 @@
  * ```
  */
 export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./blocks";
-export { type Clock, systemClock } from "./clock";
+export { type Clock, sleepOn, systemClock } from "./clock";
 export {
 	DECODE_FORMATS,
 	type DecodedId,
@@ -67,6 +67,20 @@ export {
 	splitTwitterWorkerId,
 	TWITTER_LAYOUT,
 } from "./layout";
+export {
+	DEFAULT_LEASE_BORROW_MS,
+	DEFAULT_LEASE_WAIT_MS,
+	LeaseHolder,
+	type LeaseHolderOptions,
+	type LeaseHolderStats,
+} from "./lease-holder";
+export type {
+	LeaseGrantFields,
+	LeaseHolderErrorCode,
+	LeaseRefFields,
+	LeaseSource,
+} from "./lease-source";
+export { ServerClock } from "./server-clock";
 export {
 	type IdRun,
 	SnowflakeGenerator,

@@ -53,8 +53,18 @@ export interface SnowflakeGeneratorOptions {
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
 	 * `leaseMs` is the lease it is written with, to store beside it and pass back as
 	 * `restoredLeaseMs`: never more than `leaseMs` (in whole ticks) or the restored lease.
+	 *
+	 * A bounded store resolves with the mark it holds instead (a worker-ID lease: the
+	 * last tick of its span, which a renewal may raise): any tick from `needed`, the
+	 * tick about to be issued, up. The generator issues up to that mark and asks again
+	 * beyond it; a mark below `needed` refuses the call (`internal`), a rejection too.
 	 */
-	persistMark: (tick: number, leaseMs: number) => void | Promise<void>;
+	persistMark: (
+		tick: number,
+		leaseMs: number,
+		needed: number,
+		// biome-ignore lint/suspicious/noConfusingVoidType: a store that answers nothing (`async () => {}`) must fit
+	) => void | number | Promise<void | number>;
 	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
 	restoredMark?: number | undefined;
 	/**

@@ -313,8 +313,12 @@ export class SnowflakeGenerator {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					await this.persistMark(mark, this.leaseOf(mark, now));
-					this.mark = mark;
+					const stored = await this.persistMark(mark, this.leaseOf(mark, now), target);
+					// A bounded store (a leased span) may hold another mark: the generator's ceiling.
+					if (stored !== undefined && !(Number.isSafeInteger(stored) && stored >= target)) {
+						throw refuse.markBelowNeeded(stored, target);
+					}
+					this.mark = stored ?? mark;
 					this.counters.leaseWrites++;
 				}
 				const run = this.takeRun(target, remaining);

@@ -169,6 +169,46 @@ describe("LeaseHolder", () => {
 		expect(source.open("release")).toHaveLength(0); // a lost lease is not released
 	});
 
+	it("keeps call order across a change of lease: a call in flight on the lost lease comes first", async () => {
+		const { source, time, holder } = await started();
+		await time.advanceTo(10_000);
+		const first = pending(holder, time, 4_096 * 8); // 8 ticks: borrows 5 ahead, then waits
+		await settle();
+		source.only("renew").fail(leaseLost());
+		await settle();
+		const second = pending(holder, time);
+		await settle();
+		// However quickly a new lease comes, the second call's IDs come after the first call's.
+		const answerAcquire = () => {
+			for (const call of source.open("acquire")) {
+				const now = SERVER + time.now;
+				call.answer(grant({ workerId: 2, from: now, to: now + 30_000, serverNowMs: now }));
+			}
+		};
+		answerAcquire();
+		await time.advance(10);
+		answerAcquire();
+		await settle();
+		expect(first.ids).toHaveLength(4_096 * 8);
+		expectSnowflakesIncreasing([...(first.ids ?? []), ...(second.ids ?? [])]);
+		expect(fields(second.ids ?? [])[0]?.workerId).toBe(2);
+	});
+
+	it("ignores a renewal answer for another lease", async () => {
+		const { source, time, holder } = await started({ maxWaitMs: 0 });
+		await time.advanceTo(10_000);
+		source.only("renew").answer(
+			grant({
+				leaseId: "other",
+				from: SERVER,
+				to: SERVER + 90_000,
+				serverNowMs: SERVER + 10_000,
+			}),
+		);
+		await time.advanceTo(30_000);
+		await expect(holder.next()).rejects.toMatchObject({ code: "lease_expired" });
+	});
+
 	it("starts above its last ID even when the new lease's span starts below it", async () => {
 		const { source, time, holder } = await started();
 		await time.advanceTo(10_000);

@@ -1,0 +1,137 @@
+/**
+ * The simulated network between lease holders and the simulated service: every
+ * call is a message that waits until a test delivers it (in any order), drops
+ * it before the service acts, or drops its answer after the service acted (the
+ * holder's call then fails as a timed-out request would). Answers to a paused
+ * holder wait until it resumes. What each holder was answered is recorded.
+ */
+import { IdError } from "../../src/ids/errors";
+import type { LeaseGrantFields, LeaseSource } from "../../src/ids/lease-source";
+import type { SimService } from "./lease-service-sim";
+import type { SimTime } from "./lease-sim";
+
+type Kind = "acquire" | "renew" | "release";
+
+interface Message {
+	holder: string;
+	kind: Kind;
+	args: { workerId?: number; leaseId?: string } | undefined;
+	/** Set once the service acted: what it answered. */
+	outcome?: { ok: true; value: LeaseGrantFields | undefined } | { ok: false; error: unknown };
+	resolve(value: unknown): void;
+	reject(error: unknown): void;
+}
+
+/** A grant as a holder received it, with when. */
+export interface Received {
+	at: number;
+	grant: LeaseGrantFields;
+}
+
+export class SimNetwork {
+	private messages: Message[] = [];
+	/** Per holder, every grant it was answered. */
+	readonly received = new Map<string, Received[]>();
+	readonly counts = { delivered: 0, answered: 0, lostBefore: 0, lostAfter: 0, refusals: 0 };
+	private probe = 0;
+
+	constructor(
+		private readonly time: SimTime,
+		private readonly service: SimService,
+	) {}
+
+	source(holder: string): LeaseSource {
+		return {
+			acquireLease: (options) => this.send(holder, "acquire", options) as Promise<LeaseGrantFields>,
+			renewLease: (lease) => this.send(holder, "renew", lease) as Promise<LeaseGrantFields>,
+			releaseLease: (lease) => this.send(holder, "release", lease),
+		};
+	}
+
+	/** Requests not yet acted on. */
+	get requests(): number {
+		return this.messages.filter((m) => !m.outcome).length;
+	}
+	/** Answers not yet delivered. */
+	get answers(): number {
+		return this.messages.filter((m) => m.outcome).length;
+	}
+
+	/** The service acts on the `pick`-th waiting request (its answer waits in turn). */
+	deliver(pick: number): void {
+		const message = this.nth((m) => !m.outcome, pick);
+		if (!message) return;
+		this.counts.delivered++;
+		const now = this.time.now + this.service.offsetMs;
+		const args = message.args ?? {};
+		try {
+			if (message.kind === "acquire") {
+				message.outcome = {
+					ok: true,
+					value: this.service.acquire(now, this.probe++, args.workerId),
+				};
+			} else if (message.kind === "renew") {
+				message.outcome = {
+					ok: true,
+					value: this.service.renew(now, args.workerId as number, args.leaseId as string),
+				};
+			} else {
+				this.service.release(args.workerId as number, args.leaseId as string);
+				message.outcome = { ok: true, value: undefined };
+			}
+		} catch (error) {
+			this.counts.refusals++;
+			message.outcome = { ok: false, error };
+		}
+	}
+
+	/** Delivers the `pick`-th waiting answer (to a holder that is not paused). */
+	answer(pick: number): void {
+		const message = this.nth(
+			(m) => m.outcome !== undefined && !this.time.paused.has(m.holder),
+			pick,
+		);
+		if (!message?.outcome) return;
+		this.remove(message);
+		this.counts.answered++;
+		const { outcome } = message;
+		if (!outcome.ok) return message.reject(outcome.error);
+		if (outcome.value) {
+			const list = this.received.get(message.holder) ?? [];
+			list.push({ at: this.time.now, grant: outcome.value });
+			this.received.set(message.holder, list);
+		}
+		message.resolve(outcome.value);
+	}
+
+	/** Drops the `pick`-th message: a request the service never sees, or an answer that never arrives. */
+	lose(pick: number): void {
+		const message = this.nth((m) => !this.time.paused.has(m.holder), pick);
+		if (!message) return;
+		this.remove(message);
+		if (message.outcome) this.counts.lostAfter++;
+		else this.counts.lostBefore++;
+		message.reject(new IdError<string>("network_error", "the answer was lost"));
+	}
+
+	/** Delivers every request, then every answer to holders not paused, in order. */
+	flush(): void {
+		while (this.requests > 0) this.deliver(0);
+		for (let left = this.answers; left > 0; left--) this.answer(0);
+	}
+
+	private send(holder: string, kind: Kind, args: unknown): Promise<unknown> {
+		return new Promise((resolve, reject) => {
+			this.messages.push({ holder, kind, args: args as Message["args"], resolve, reject });
+		});
+	}
+
+	private nth(filter: (m: Message) => boolean, pick: number): Message | undefined {
+		const candidates = this.messages.filter(filter);
+		return candidates[pick % Math.max(1, candidates.length)];
+	}
+
+	private remove(message: Message): void {
+		this.messages = this.messages.filter((m) => m !== message);
+	}
+}

@@ -156,7 +156,9 @@ export class LeaseHolder {
 		const lease = this.usable;
 		const processId = this.processId;
 		if (lease !== undefined && (processId === undefined || processId() === lease.processId)) {
-			return this.issueOn(lease, count, 0);
+			// Most single IDs: the generator's fast path, with no promise of the holder's own.
+			const id = count === 1 ? lease.generator.nextNow() : undefined;
+			return id === undefined ? this.issueOn(lease, count, 0) : Promise.resolve([id]);
 		}
 		return this.enqueue(count, 0, false);
 	}

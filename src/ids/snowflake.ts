@@ -160,13 +160,36 @@ export class SnowflakeGenerator {
 			this.counters.requests++;
 			return Promise.reject(error);
 		}
+		const id = this.inLastTick(now);
+		if (id !== undefined) return Promise.resolve([id]);
+		return this.formatted(this.start(1, now));
+	}
+
+	/**
+	 * `next(1)`'s fast path without a promise, for a host that wraps `next` (a lease
+	 * holder): one ID at once while nothing is in flight and the clock is still in the
+	 * last ID's tick with room left; else undefined, having changed nothing.
+	 */
+	nextNow(): string | undefined {
+		if (this.inFlight > 0) return undefined;
+		let now: number;
+		try {
+			now = this.clock.now();
+		} catch {
+			return undefined; // `next` reads it again and rejects
+		}
+		return this.inLastTick(now);
+	}
+
+	/** The next ID of the last tick if the clock `now` is still in it and it has room. */
+	private inLastTick(now: number): string | undefined {
 		// Room left means an ID was issued in the last tick: it is in the layout, under the mark.
 		if (this.sequence < this.layout.maxSequence && this.layout.tickOf(now) === this.lastTick) {
 			this.counters.requests++;
 			this.counters.issued++;
-			return Promise.resolve([this.decimal.formatOne(this.lastTick, ++this.sequence)]);
+			return this.decimal.formatOne(this.lastTick, ++this.sequence);
 		}
-		return this.formatted(this.start(1, now));
+		return undefined;
 	}
 
 	private formatted(started: IdRun | IdRun[] | Promise<IdRun[]>): Promise<string[]> {

@@ -47,12 +47,10 @@ describe("LeaseHolder refusals", () => {
 		const call = holder.next();
 		await settle();
 		const other = { ...leaseLayout, timeUnitMs: 10 };
-		source
-			.only("acquire")
-			.answer({
-				...grant({ workerId: 8, from: 100_000, to: 103_000, serverNowMs: SERVER + 10_000 }),
-				layout: other,
-			});
+		source.only("acquire").answer({
+			...grant({ workerId: 8, from: 100_000, to: 103_000, serverNowMs: SERVER + 10_000 }),
+			layout: other,
+		});
 		await expect(call).rejects.toMatchObject({ code: "layout_mismatch" });
 		expect(source.only("release").args).toEqual({ workerId: 8, leaseId: "L8" });
 	});

@@ -95,7 +95,10 @@ export class SimNetwork {
 		this.remove(message);
 		this.counts.answered++;
 		const { outcome } = message;
-		if (!outcome.ok) return message.reject(outcome.error);
+		if (!outcome.ok) {
+			message.reject(outcome.error);
+			return;
+		}
 		if (outcome.value) {
 			const list = this.received.get(message.holder) ?? [];
 			list.push({ at: this.time.now, grant: outcome.value });

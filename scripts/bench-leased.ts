@@ -22,7 +22,6 @@ import {
 	LeaseHolder,
 	SnowflakeGenerator,
 	SnowflakeLayout,
-	sleepOn,
 	systemClock,
 	TWITTER_LAYOUT,
 } from "../src/ids/index";
@@ -60,7 +59,7 @@ try {
 		source: client,
 		holder: "bench:leased (no pid check)",
 		monotonic: () => performance.now(),
-		sleep: (ms) => sleepOn(() => performance.now(), ms),
+		sleep: (ms) => systemClock.sleep(ms),
 		background: (callback, ms) => {
 			const timer = setTimeout(callback, ms);
 			timer.unref();

@@ -17,7 +17,7 @@
  * copy started from a snapshot) never issues under it: it acquires its own.
  */
 import type { LeaseRpc } from "../api";
-import { sleepOn } from "../ids/clock";
+import { systemClock } from "../ids/clock";
 import { LeaseHolder, type LeaseHolderStats } from "../ids/lease-holder";
 import { IdsError } from "./errors";
 import { sleepUnlessAborted } from "./retry";
@@ -71,7 +71,8 @@ export async function createLeasedGenerator(
 		holder: options.holder,
 		maxWaitMs: options.maxWaitMs,
 		monotonic: () => performance.now(),
-		sleep: (ms, cancel) => (cancel ? sleepUnlessAborted(ms, cancel) : sleepOn(monotonicNow, ms)),
+		// The generator's waits end on the monotonic clock even when the wall clock steps back.
+		sleep: (ms, cancel) => (cancel ? sleepUnlessAborted(ms, cancel) : systemClock.sleep(ms)),
 		background: backgroundTimer,
 		processId: processIdReader(),
 	});
@@ -100,8 +101,6 @@ export async function createLeasedGenerator(
 		stats: () => holder.stats(),
 	};
 }
-
-const monotonicNow = () => performance.now();
 
 /** Node's pid (and Bun's, Deno's `process`); none where there is no process. */
 function processIdReader(): (() => unknown) | undefined {

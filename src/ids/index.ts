@@ -22,7 +22,7 @@
  * ```
  */
 export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./blocks";
-export { type Clock, sleepOn, systemClock } from "./clock";
+export { type Clock, systemClock } from "./clock";
 export {
 	DECODE_FORMATS,
 	type DecodedId,

@@ -114,6 +114,7 @@ export class LeaseHolder {
 	private cancelRenewal: (() => void) | undefined;
 	private renewalsInFlight = 0;
 	private lastRenewalAt = Number.NEGATIVE_INFINITY;
+	private renewalDueAt = Number.POSITIVE_INFINITY; // monotonic ms of the next renewal
 	private wake: (() => void) | undefined;
 	private changed: Promise<void> | undefined;
 	private readonly counts: LeaseHolderStats = {
@@ -185,6 +186,9 @@ export class LeaseHolder {
 	}
 
 	private issueOn(lease: HeldLease, count: number, attempts: number): Promise<string[]> {
+		// A loop that never yields to the event loop starves the renewal timer: about once
+		// per tick (the fast path's misses) an overdue renewal goes out from here instead.
+		if (this.options.monotonic() >= this.renewalDueAt) this.renewNow(lease);
 		lease.calls++;
 		return lease.generator.next(count).then(
 			(ids) => {
@@ -273,7 +277,7 @@ export class LeaseHolder {
 		if (lease === undefined || lease.lost || lease.copied) return undefined;
 		if (this.processId?.() !== lease.processId) {
 			lease.copied = true; // another process's lease: never renewed nor released from here
-			this.cancelRenewal?.();
+			this.stopRenewing();
 			return undefined;
 		}
 		return lease;
@@ -369,7 +373,13 @@ export class LeaseHolder {
 		this.cancelRenewal?.();
 		const leftMs = lease.endMs() - this.clock.now();
 		const delayMs = Math.max(this.renewalGapMs(lease), leftMs / 3);
+		this.renewalDueAt = this.options.monotonic() + delayMs;
 		this.cancelRenewal = this.options.background(() => this.renewNow(lease), delayMs);
+	}
+
+	private stopRenewing(): void {
+		this.cancelRenewal?.();
+		this.renewalDueAt = Number.POSITIVE_INFINITY;
 	}
 
 	/** The least time between renewals (a thirtieth of the span): no flood when answers fail. */
@@ -418,13 +428,13 @@ export class LeaseHolder {
 		lease.lost = true;
 		this.counts.leasesLost++;
 		if (this.usable === lease) this.usable = undefined;
-		if (lease === this.lease) this.cancelRenewal?.();
+		if (lease === this.lease) this.stopRenewing();
 		this.notify();
 	}
 
 	private async shutDown(): Promise<void> {
 		this.usable = undefined;
-		this.cancelRenewal?.();
+		this.stopRenewing();
 		this.rejectWaiting(holderClosed(this.aborted));
 		this.notify();
 		await this.acquiring?.catch(() => undefined);

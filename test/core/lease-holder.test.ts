@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout } from "../../src/ids/layout";
-import type { LeaseHolder } from "../../src/ids/lease-holder";
+import { LeaseHolder } from "../../src/ids/lease-holder";
 import type { LeaseGrantFields } from "../../src/ids/lease-source";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { grant, leaseLayout, leaseLost, refusal, ScriptedSource } from "./lease-script";
@@ -93,6 +93,30 @@ describe("LeaseHolder", () => {
 		source.open("renew")[0]?.fail(refusal("timeout"));
 		await time.advanceTo(29_000 + 1_000);
 		expect(source.open("renew")).toHaveLength(2);
+	});
+
+	it("renews from the call path when its timer cannot fire (a loop that never yields)", async () => {
+		const time = new SimTime();
+		const process = new SimProcess(time, "holder");
+		const source = new ScriptedSource(time);
+		const holder = new LeaseHolder({
+			...process.hostOptions(),
+			background: () => () => {},
+			source,
+		});
+		const starting = holder.start();
+		source
+			.only("acquire")
+			.answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
+		await starting;
+		await time.advanceTo(9_999);
+		await holder.next();
+		expect(source.open("renew")).toHaveLength(0);
+		await time.advanceTo(10_000);
+		await holder.next(); // a new tick: the fast path misses, the renewal is due
+		expect(source.times("renew")).toEqual([10_000]);
+		await holder.next(); // the same tick: no second renewal
+		expect(source.times("renew")).toEqual([10_000]);
 	});
 
 	it("at the span's end, waits for a renewal and issues the tick it needed", async () => {

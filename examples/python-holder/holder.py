@@ -35,6 +35,8 @@ import weakref
 
 DEFAULT_MAX_WAIT = 2.0  # seconds a call waits at a span's end for a renewal
 BORROW_MS = 5  # how far an issued tick may lead the service's clock (its MAX_BORROW_MS)
+# Renewal refusals no retry turns into a grant: the holder moves to a new lease.
+ENDS_A_LEASE = {"lease_lost", "invalid_worker_id", "invalid_lease_id", "leases_disabled"}
 
 
 class LeaseError(Exception):
@@ -327,7 +329,7 @@ class LeasedGenerator:
             grant = self.service.renew(lease.worker_id, lease.lease_id, timeout)
         except LeaseError as error:
             with self._cond:
-                if error.code == "lease_lost":
+                if error.code in ENDS_A_LEASE:
                     lease.lost = True
                     self.stats["leases_lost"] += 1
                 else:

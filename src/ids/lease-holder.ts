@@ -28,9 +28,9 @@
 import { IdError } from "./errors";
 import { HeldLease } from "./held-lease";
 import type { SnowflakeLayout } from "./layout";
+import { LeaseRenewals } from "./lease-renewals";
 import {
 	checkedGrant,
-	failureCode,
 	holderClosed,
 	type LeaseGrantFields,
 	type LeaseSource,
@@ -48,8 +48,6 @@ export const DEFAULT_LEASE_WAIT_MS = 2_000;
 export const DEFAULT_LEASE_BORROW_MS = 5;
 /** Leases one call may go through before it gives up with `lease_lost`. */
 const MAX_LEASES_PER_CALL = 3;
-/** Renewals in flight at once (a hung one does not stop the next). */
-const MAX_RENEWALS_IN_FLIGHT = 2;
 
 export interface LeaseHolderOptions {
 	source: LeaseSource;
@@ -111,20 +109,10 @@ export class LeaseHolder {
 	private pumping = false;
 	private closing: Promise<void> | undefined;
 	private aborted = false;
-	private cancelRenewal: (() => void) | undefined;
-	private renewalsInFlight = 0;
-	private lastRenewalAt = Number.NEGATIVE_INFINITY;
-	private renewalDueAt = Number.POSITIVE_INFINITY; // monotonic ms of the next renewal
+	private readonly renewals: LeaseRenewals;
 	private wake: (() => void) | undefined;
 	private changed: Promise<void> | undefined;
-	private readonly counts: LeaseHolderStats = {
-		acquires: 0,
-		renewals: 0,
-		renewalsGranted: 0,
-		renewalsFailed: 0,
-		leasesLost: 0,
-		releases: 0,
-	};
+	private readonly counts = { acquires: 0, leasesLost: 0, releases: 0 };
 
 	constructor(options: LeaseHolderOptions) {
 		this.options = options;
@@ -133,6 +121,14 @@ export class LeaseHolder {
 		this.maxBorrowMs = checkMs("maxBorrowMs", options.maxBorrowMs ?? DEFAULT_LEASE_BORROW_MS);
 		this.clock = new ServerClock(options.monotonic, (ms) => options.sleep(ms));
 		this.processId = options.processId;
+		this.renewals = new LeaseRenewals({
+			source: this.source,
+			clock: this.clock,
+			monotonic: options.monotonic,
+			background: options.background,
+			extended: () => this.notify(),
+			ended: (lease) => this.lose(lease),
+		});
 	}
 
 	/** Acquires the first lease; rejects with the service's refusal (`no_free_worker_id`, …). */
@@ -177,7 +173,7 @@ export class LeaseHolder {
 	}
 
 	stats(): LeaseHolderStats {
-		return { ...this.counts };
+		return { ...this.counts, ...this.renewals.counts };
 	}
 
 	/** The service's clock as this holder reads it (Unix ms). */
@@ -188,7 +184,7 @@ export class LeaseHolder {
 	private issueOn(lease: HeldLease, count: number, attempts: number): Promise<string[]> {
 		// A loop that never yields to the event loop starves the renewal timer: about once
 		// per tick (the fast path's misses) an overdue renewal goes out from here instead.
-		if (this.options.monotonic() >= this.renewalDueAt) this.renewNow(lease);
+		if (this.renewals.overdue()) this.renewals.now(lease);
 		lease.calls++;
 		return lease.generator.next(count).then(
 			(ids) => {
@@ -277,7 +273,7 @@ export class LeaseHolder {
 		if (lease === undefined || lease.lost || lease.copied) return undefined;
 		if (this.processId?.() !== lease.processId) {
 			lease.copied = true; // another process's lease: never renewed nor released from here
-			this.stopRenewing();
+			this.renewals.stop();
 			return undefined;
 		}
 		return lease;
@@ -328,7 +324,7 @@ export class LeaseHolder {
 			random: this.options.random,
 		});
 		this.lease = lease;
-		if (this.closing === undefined) this.scheduleRenewal(lease);
+		if (this.closing === undefined) this.renewals.follow(lease);
 		return lease;
 	}
 
@@ -343,7 +339,7 @@ export class LeaseHolder {
 			if (!(waitedMs < this.maxWaitMs)) {
 				throw leaseExpired(lease.workerId, lease.endMs(), this.maxWaitMs);
 			}
-			this.renewSoon(lease);
+			this.renewals.soon(lease);
 			await this.changeOrTimeout(this.maxWaitMs - waitedMs);
 		}
 	}
@@ -368,73 +364,19 @@ export class LeaseHolder {
 		wake?.();
 	}
 
-	/** The next renewal: when a third of the time left in the span has passed. */
-	private scheduleRenewal(lease: HeldLease): void {
-		this.cancelRenewal?.();
-		const leftMs = lease.endMs() - this.clock.now();
-		const delayMs = Math.max(this.renewalGapMs(lease), leftMs / 3);
-		this.renewalDueAt = this.options.monotonic() + delayMs;
-		this.cancelRenewal = this.options.background(() => this.renewNow(lease), delayMs);
-	}
-
-	private stopRenewing(): void {
-		this.cancelRenewal?.();
-		this.renewalDueAt = Number.POSITIVE_INFINITY;
-	}
-
-	/** The least time between renewals (a thirtieth of the span): no flood when answers fail. */
-	private renewalGapMs(lease: HeldLease): number {
-		return Math.max(10, lease.spanMs / 30);
-	}
-
-	private renewNow(lease: HeldLease): void {
-		if (this.closing !== undefined || lease !== this.lease || lease.lost || lease.copied) return;
-		if (this.renewalsInFlight < MAX_RENEWALS_IN_FLIGHT) void this.renew(lease);
-		this.scheduleRenewal(lease); // the next try, should this one fail or hang
-	}
-
-	/** A call waits at the span's end: renew now, unless one went out less than the gap ago. */
-	private renewSoon(lease: HeldLease): void {
-		const sinceMs = this.options.monotonic() - this.lastRenewalAt;
-		if (sinceMs >= this.renewalGapMs(lease) && this.renewalsInFlight < MAX_RENEWALS_IN_FLIGHT) {
-			void this.renew(lease);
-			this.scheduleRenewal(lease);
-		}
-	}
-
-	private async renew(lease: HeldLease): Promise<void> {
-		this.counts.renewals++;
-		this.renewalsInFlight++;
-		this.lastRenewalAt = this.options.monotonic();
-		try {
-			const { grant } = checkedGrant(await this.source.renewLease(lease.ref()));
-			this.clock.anchor(grant.serverNowMs);
-			this.counts.renewalsGranted++;
-			if (lease.extend(grant)) this.notify();
-			if (lease === this.lease && !lease.lost && this.closing === undefined) {
-				this.scheduleRenewal(lease);
-			}
-		} catch (error) {
-			if (failureCode(error) === "lease_lost") this.lose(lease);
-			else this.counts.renewalsFailed++;
-		} finally {
-			this.renewalsInFlight--;
-		}
-	}
-
 	/** The service will not renew it: calls move to a new lease once they need one. */
 	private lose(lease: HeldLease): void {
 		if (lease.lost) return;
 		lease.lost = true;
 		this.counts.leasesLost++;
 		if (this.usable === lease) this.usable = undefined;
-		if (lease === this.lease) this.stopRenewing();
+		if (lease === this.lease) this.renewals.stop();
 		this.notify();
 	}
 
 	private async shutDown(): Promise<void> {
 		this.usable = undefined;
-		this.stopRenewing();
+		this.renewals.stop();
 		this.rejectWaiting(holderClosed(this.aborted));
 		this.notify();
 		await this.acquiring?.catch(() => undefined);

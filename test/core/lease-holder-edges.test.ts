@@ -3,7 +3,7 @@
  * service's, a layout that changes between leases, leases lost over and over.
  */
 import { describe, expect, it } from "vitest";
-import { grant, leaseLayout, leaseLost, ScriptedSource } from "./lease-script";
+import { grant, leaseLayout, leaseLost, refusal, ScriptedSource } from "./lease-script";
 import { SimProcess, SimTime, settle } from "./lease-sim";
 
 const SERVER = 1_000_000;
@@ -77,4 +77,25 @@ describe("LeaseHolder refusals", () => {
 		expect(await call).toMatchObject({ code: "lease_lost" });
 		expect(holder.stats()).toMatchObject({ acquires: 3, leasesLost: 3 });
 	});
+
+	it.each([["invalid_worker_id"], ["leases_disabled"]])(
+		"takes a renewal refused with %s as the end of the lease and acquires anew",
+		async (code) => {
+			const { source, holder, time } = world();
+			const starting = holder.start();
+			source
+				.only("acquire")
+				.answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
+			await starting;
+			await time.advanceTo(10_000);
+			source.only("renew").fail(refusal(code));
+			await settle();
+			expect(holder.stats().leasesLost).toBe(1);
+			const call = holder.next();
+			await settle();
+			expect(source.open("acquire")).toHaveLength(1);
+			source.only("acquire").fail(refusal(code));
+			await expect(call).rejects.toMatchObject({ code });
+		},
+	);
 });

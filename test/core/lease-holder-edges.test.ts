@@ -15,6 +15,18 @@ function world() {
 	return { time, source, holder };
 }
 
+/** A world whose holder holds worker 7's 30 s span, lost at 10 s with a renewal refused `refused`. */
+async function lostAt10s(refused: unknown) {
+	const { source, holder, time } = world();
+	const starting = holder.start();
+	source.only("acquire").answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
+	await starting;
+	await time.advanceTo(10_000);
+	source.only("renew").fail(refused);
+	await settle();
+	return { source, holder, time };
+}
+
 describe("LeaseHolder refusals", () => {
 	it.each([
 		["to", { to: SERVER }],
@@ -35,15 +47,7 @@ describe("LeaseHolder refusals", () => {
 	});
 
 	it("refuses a new lease under another layout (layout_mismatch) and releases it", async () => {
-		const { source, holder, time } = world();
-		const starting = holder.start();
-		source
-			.only("acquire")
-			.answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
-		await starting;
-		await time.advanceTo(10_000);
-		source.only("renew").fail(leaseLost());
-		await settle();
+		const { source, holder } = await lostAt10s(leaseLost());
 		const call = holder.next();
 		await settle();
 		const other = { ...leaseLayout, timeUnitMs: 10 };
@@ -81,15 +85,7 @@ describe("LeaseHolder refusals", () => {
 	it.each([["invalid_worker_id"], ["leases_disabled"]])(
 		"takes a renewal refused with %s as the end of the lease and acquires anew",
 		async (code) => {
-			const { source, holder, time } = world();
-			const starting = holder.start();
-			source
-				.only("acquire")
-				.answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
-			await starting;
-			await time.advanceTo(10_000);
-			source.only("renew").fail(refusal(code));
-			await settle();
+			const { source, holder } = await lostAt10s(refusal(code));
 			expect(holder.stats().leasesLost).toBe(1);
 			const call = holder.next();
 			await settle();

@@ -89,13 +89,27 @@ process.on("SIGTERM", () => stop.abort());
 const refused: Record<string, number> = {};
 let issued = 0;
 const until = seconds > 0 ? performance.now() + seconds * 1_000 : Number.POSITIVE_INFINITY;
-const ids = await createLeasedGenerator({
-	source,
-	holder: args.holder,
-	maxWaitMs: Number(args["max-wait"]),
-});
+/** A refused call: its line, its count, and a pause as the refusal asks (at most 1 s). */
+const refusedBy = async (error: unknown) => {
+	const code = idErrorCode(error) ?? "other";
+	flushRun();
+	out.write(`X ${code}\n`);
+	refused[code] = (refused[code] ?? 0) + 1;
+	const ms = Math.min((idRetryAfter(error) ?? 0.05) * 1_000, 1_000);
+	await new Promise((resolve) => setTimeout(resolve, ms));
+};
+const going = () =>
+	!stop.signal.aborted && (count === 0 || issued < count) && performance.now() < until;
+let ids: Awaited<ReturnType<typeof createLeasedGenerator>> | undefined;
+while (!ids && going()) {
+	const options = { source, holder: args.holder, maxWaitMs: Number(args["max-wait"]) };
+	// No free worker ID yet: try again, as the Python holder does.
+	ids = await createLeasedGenerator(options).catch((error: unknown) =>
+		refusedBy(error).then(() => undefined),
+	);
+}
 try {
-	while (!stop.signal.aborted && (count === 0 || issued < count) && performance.now() < until) {
+	while (ids && going()) {
 		const want = count === 0 ? batch : Math.min(batch, count - issued);
 		try {
 			const got = await ids.next(want);
@@ -104,19 +118,13 @@ try {
 			// A program does I/O between batches: the event loop turns (renewals, writes).
 			await new Promise((resolve) => setImmediate(resolve));
 		} catch (error) {
-			const code = idErrorCode(error) ?? "other";
-			flushRun();
-			out.write(`X ${code}\n`);
-			refused[code] = (refused[code] ?? 0) + 1;
-			await new Promise((resolve) =>
-				setTimeout(resolve, Math.min((idRetryAfter(error) ?? 0.05) * 1_000, 1_000)),
-			);
+			await refusedBy(error);
 		}
 	}
 } finally {
-	await ids.close();
+	await ids?.close();
 	flushRun();
 	if (out !== process.stdout)
 		await new Promise((resolve) => (out as ReturnType<typeof createWriteStream>).end(resolve));
 }
-console.error(JSON.stringify({ issued, refused, ...ids.stats() }));
+console.error(JSON.stringify({ issued, refused, ...ids?.stats() }));

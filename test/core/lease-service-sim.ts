@@ -8,7 +8,7 @@
  * that the spans of one worker ID never overlap.
  */
 import { IdError } from "../../src/ids/errors";
-import type { SnowflakeLayout } from "../../src/ids/layout";
+import type { LayoutConfig, SnowflakeLayout } from "../../src/ids/layout";
 import type { LeaseGrantFields } from "../../src/ids/lease-source";
 import { leaseLayout } from "./lease-script";
 
@@ -99,11 +99,15 @@ export class SimService {
 	private leases = 0;
 	restarts = 0;
 
-	constructor(readonly terms: ServiceTerms) {
+	constructor(
+		readonly terms: ServiceTerms,
+		/** The layout answers name (the config the terms' layout was made from). */
+		private readonly answerLayout: LayoutConfig = leaseLayout,
+	) {
 		for (const w of terms.workerIds) this.objects.set(w, new LeaseObject(terms, w));
 	}
 
-	/** Probes the worker IDs from a rotating start; a span that starts within a span's length ahead first. */
+	/** Probes the worker IDs from a rotating start; a span that starts within 1 s of the clock first. */
 	acquire(now: number, probeFrom: number, workerId?: number): LeaseGrantFields {
 		const { workerIds } = this.terms;
 		const order =
@@ -111,7 +115,7 @@ export class SimService {
 				? workerIds.map((_, i) => workerIds[(probeFrom + i) % workerIds.length] as number)
 				: [workerId];
 		const free = order.map((w) => this.object(w)).filter((o) => o.free(now));
-		const chosen = free.find((o) => o.leadMs(now) <= this.terms.spanMs) ?? free[0];
+		const chosen = free.find((o) => o.leadMs(now) <= 1_000) ?? free[0];
 		if (!chosen) throw new IdError<string>("no_free_worker_id", "every worker ID is held", 1);
 		return this.answer(chosen.grant(`lease-${++this.leases}`, now), now);
 	}
@@ -138,6 +142,6 @@ export class SimService {
 
 	private answer(span: SpanRecord, now: number): LeaseGrantFields {
 		this.granted.push(span);
-		return { ...span, serverNowMs: now, layout: leaseLayout };
+		return { ...span, serverNowMs: now, layout: this.answerLayout };
 	}
 }

@@ -15,6 +15,7 @@
  *
  *   npm run bench:leased                   5 rounds of 2 s per variant
  *   npm run bench:leased -- --rounds 7 --seconds 3
+ *   npm run bench:leased -- --url http://127.0.0.1:8787   a running service instead
  */
 import { availableParallelism, loadavg } from "node:os";
 import { createLeasedGenerator, idsClient } from "../src/client/index";
@@ -31,8 +32,13 @@ import { startBundledService } from "./lib/miniflare-service";
 const rounds = Math.max(3, Math.floor(option("rounds", 5)));
 const seconds = option("seconds", 2);
 
+const urlAt = process.argv.indexOf("--url");
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
-const service = await startBundledService({ LEASE_WORKER_IDS: "900-903", REQUEST_LOG: "off" });
+// A running service lending worker IDs (`--url`), else the bundle in Miniflare.
+const service =
+	urlAt >= 0
+		? { url: process.argv[urlAt + 1] ?? "", stop: async () => {} }
+		: await startBundledService({ LEASE_WORKER_IDS: "900-903", REQUEST_LOG: "off" });
 let renewals = 0;
 const client = idsClient({ baseUrl: service.url });
 const counted = {

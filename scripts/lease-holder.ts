@@ -5,15 +5,23 @@
  *
  *   # edge-ids holder layout=<epoch>,<timeBits>,<workerBits>,<sequenceBits>,<timeUnitMs> pid=<pid>
  *   L <workerId> <from> <to>                          a grant received (acquire or renewal)
+ *   T <wallMs - serverNowMs>                          this process's wall clock against the service's, then
  *   R <workerId> <tick> <firstSequence> <count>       IDs issued: consecutive sequences of one tick
  *   X <code>                                          a call refused (it issued nothing)
  *
  * Lines come in the order things happened: a span's L line before any R line
- * inside it, R lines in issue order. A JSON summary goes to stderr at the end.
- * SIGTERM closes the generator (releasing its lease) and exits.
+ * inside it, R lines in issue order; they are written in chunks (a process killed
+ * loses the last few). A JSON summary goes to stderr at the end. SIGTERM closes
+ * the generator (releasing its lease) and exits.
+ *
+ * `--wall-clock-offset MS` sets this process's wall clock (`Date`) MS off, and
+ * `--wall-clock-step MS` steps it back by MS at every SIGUSR2: the holder reads
+ * only the service's clock and the monotonic one, so its IDs do not change (the
+ * T lines show the offset it ran with).
  *
  *   npx tsx scripts/lease-holder.ts --url http://127.0.0.1:8787 --count 1000000 --out issued.txt
  *   (--token T | $API_TOKEN) (--holder NAME) (--seconds S) (--batch B, default 1000) (--max-wait MS)
+ *   (--wall-clock-offset MS) (--wall-clock-step MS)
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
@@ -31,14 +39,54 @@ const { values: args } = parseArgs({
 		batch: { type: "string", default: "1000" },
 		out: { type: "string", default: "-" },
 		"max-wait": { type: "string", default: "2000" },
+		"wall-clock-offset": { type: "string", default: "0" },
+		"wall-clock-step": { type: "string", default: "0" },
 	},
 });
 if (!args.url) throw new Error("--url is required (the service's base URL)");
 const count = Number(args.count);
 const seconds = Number(args.seconds);
 const batch = Number(args.batch);
+skewWallClock(Number(args["wall-clock-offset"]), Number(args["wall-clock-step"]));
 
-const out = args.out === "-" ? process.stdout : createWriteStream(args.out);
+/** `Date` (now and new) off by `offsetMs`, stepped back by `stepMs` at every SIGUSR2. */
+function skewWallClock(offsetMs: number, stepMs: number): void {
+	if (!Number.isFinite(offsetMs) || !Number.isFinite(stepMs)) {
+		throw new Error("--wall-clock-offset and --wall-clock-step take a number of ms");
+	}
+	if (offsetMs === 0 && stepMs === 0) return;
+	let skewMs = offsetMs;
+	process.on("SIGUSR2", () => {
+		skewMs -= stepMs;
+	});
+	const Real = Date;
+	const realNow = Date.now.bind(Date);
+	globalThis.Date = class SkewedDate extends Real {
+		constructor(...args: [] | [string | number | Date]) {
+			if (args.length === 0) super(realNow() + skewMs);
+			else super(...args);
+		}
+		static override now(): number {
+			return realNow() + skewMs;
+		}
+	} as DateConstructor;
+}
+
+const file = args.out === "-" ? undefined : createWriteStream(args.out);
+/** Lines gathered and written in chunks: a write per line would cost more than issuing the IDs. */
+let buffered = "";
+const write = (line: string) => {
+	buffered += line;
+	if (buffered.length >= 1 << 16) flushLines();
+};
+const flushLines = () => {
+	if (buffered === "") return;
+	if (file) file.write(buffered);
+	else process.stdout.write(buffered);
+	buffered = "";
+};
+setInterval(flushLines, 100).unref();
+const out = { write };
 let layout: SnowflakeLayout | undefined;
 /** A run still growing: consecutive runs are merged into one line. */
 let pending: { workerId: number; tick: number; first: number; count: number } | undefined;
@@ -57,6 +105,7 @@ const granted = (grant: LeaseGrant) => {
 	}
 	flushRun();
 	out.write(`L ${grant.workerId} ${grant.from} ${grant.to}\n`);
+	out.write(`T ${Date.now() - grant.serverNowMs}\n`);
 	return grant;
 };
 /** Records the IDs of one call as runs (each ID one above the last within a tick). */
@@ -124,7 +173,7 @@ try {
 } finally {
 	await ids?.close();
 	flushRun();
-	if (out !== process.stdout)
-		await new Promise((resolve) => (out as ReturnType<typeof createWriteStream>).end(resolve));
+	flushLines();
+	if (file) await new Promise((resolve) => file.end(resolve));
 }
 console.error(JSON.stringify({ issued, refused, ...ids?.stats() }));

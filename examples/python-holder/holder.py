@@ -369,6 +369,7 @@ class RunWriter:
     """What the command issued, one line per event, for an interval ledger per worker ID:
 
     ``L <workerId> <from> <to>``: a span granted (an acquire, or a renewal that moved ``to``);
+    ``T <wallMs - serverNowMs>``: after each ``L`` line, this process's wall clock against the service's;
     ``R <workerId> <tick> <firstSequence> <count>``: IDs issued, consecutive sequences of one tick,
     in the order they were issued (a line is written only after its IDs were issued);
     ``X <code>``: a call refused (it issued nothing).
@@ -393,6 +394,8 @@ class RunWriter:
                 self.headed = True
             self._flush_run()
             self.out.write(f"L {grant['workerId']} {grant['from']} {grant['to']}\n")
+            # This process's wall clock against the service's: the holder never reads the former.
+            self.out.write(f"T {round(time.time() * 1000 - grant['serverNowMs'])}\n")
 
     def run(self, worker_id, tick, first, count):
         with self.lock:
@@ -424,6 +427,21 @@ class RunWriter:
             self.pending = None
 
 
+def _skew_wall_clock(offset_ms, step_ms):
+    """``time.time`` (and ``time_ns``) ``offset_ms`` off, stepped back by ``step_ms`` at each SIGUSR2."""
+    if not offset_ms and not step_ms:
+        return
+    real_time, real_time_ns = time.time, time.time_ns
+    skew = {"ms": offset_ms}
+    time.time = lambda: real_time() + skew["ms"] / 1000
+    time.time_ns = lambda: real_time_ns() + int(skew["ms"] * 1_000_000)
+
+    def step(*_):
+        skew["ms"] -= step_ms
+
+    signal.signal(signal.SIGUSR2, step)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Issue Snowflake IDs on a worker ID leased from edge-ids.")
     parser.add_argument("--url", required=True, help="the service's base URL, e.g. http://127.0.0.1:8787")
@@ -439,7 +457,16 @@ def main(argv=None):
         "--fork-after", type=int, default=0, metavar="N",
         help="fork once after issuing N IDs; the child writes to OUT.child (a copy never issues under the parent's lease)",
     )
+    parser.add_argument(
+        "--wall-clock-offset", type=float, default=0, metavar="MS",
+        help="for tests: set this process's wall clock (time.time) MS off; the holder never reads it",
+    )
+    parser.add_argument(
+        "--wall-clock-step", type=float, default=0, metavar="MS",
+        help="for tests: step the wall clock back by MS at every SIGUSR2",
+    )
     args = parser.parse_args(argv)
+    _skew_wall_clock(args.wall_clock_offset, args.wall_clock_step)
 
     out = sys.stdout if args.out == "-" else open(args.out, "w", buffering=1 << 16)
     writer = RunWriter(out)

@@ -19,6 +19,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
+import { redactedPath } from "./lease-input";
 import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
 import { corsFromConfig } from "./middleware/cors";
@@ -27,6 +28,7 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
+import { leaseRoutes } from "./routes/leases";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
@@ -58,6 +60,7 @@ const routes = base
 	.route("/", metaRoutes)
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
+	.route("/", leaseRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);
@@ -70,7 +73,10 @@ for (const [path, allowed] of served) {
 }
 
 routes.notFound((c) => {
-	throw serviceError("not_found", `no route ${c.req.path}; the routes are ${routeList}`);
+	throw serviceError(
+		"not_found",
+		`no route ${redactedPath(c.req.path)}; the routes are ${routeList}`,
+	);
 });
 routes.onError((error, c) => errorResponse(c, error));
 

@@ -2,34 +2,52 @@ import { DurableObject } from "cloudflare:workers";
 import type { SnowflakeStatsInfo } from "../api";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
-import {
-	type IdRun,
-	NO_COUNTS,
-	type SnowflakeCounters,
-	SnowflakeGenerator,
-} from "../ids/snowflake";
+import { type GrantedSpan, type LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
+import type { LeaseAsk, LeaseBook, LeaseRecord, LeaseView } from "../ids/lease-rules";
+import { type IdRun, NO_COUNTS, type SnowflakeCounters } from "../ids/snowflake";
 import { configFrom } from "./config";
 import type { ServiceErrorCode } from "./errors";
 import {
 	NAMESPACE_LAYOUT_NAME,
 	namespaceLayoutMismatch,
 	namespaceLayoutUnreachable,
+	storedLayout,
 	storedLayoutMismatch,
+	withLeases,
 } from "./layout-guard";
+import { sameLeaseHash } from "./lease-secret";
 
-/** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
+/** A refusal. Errors travel as values: own properties of a thrown error do not cross RPC. */
+export type ObjectFailure = {
+	ok: false;
+	code: ServiceErrorCode;
+	detail: string;
+	retryAfterSeconds?: number | undefined;
+	/** `no_free_worker_id` of a free worker ID whose next span would start this far ahead. */
+	startsInMs?: number | undefined;
+};
+
+/** What `issue` answers. */
 export type IssueResult =
 	/**
 	 * `layout`: the issuing object's layout fingerprint (absent from objects of
 	 * earlier versions); a Worker on another layout must not format the runs.
 	 */
-	| { ok: true; runs: IdRun[]; layout?: string }
-	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
+	{ ok: true; runs: IdRun[]; layout?: string } | ObjectFailure;
 
 /** An object's stats (`since`, ISO, is when counting began); counts once read survive restarts. */
-export type StatsResult =
-	| { ok: true; stats: SnowflakeStatsInfo }
-	| Extract<IssueResult, { ok: false }>;
+export type StatsResult = { ok: true; stats: SnowflakeStatsInfo } | ObjectFailure;
+
+/** What `acquireLease` and `renewLease` answer: the span, under the object's layout. */
+export type SpanResult = { ok: true; span: GrantedSpan; layout: string } | ObjectFailure;
+
+/** What `releaseLease` answers. */
+export type ReleaseResult = { ok: true } | ObjectFailure;
+
+/** What `leaseStatus` answers (never the lease's hash). */
+export type LeaseStatusResult =
+	| { ok: true; status: LeaseView & { serverNowMs: number }; layout: string }
+	| ObjectFailure;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {
@@ -40,6 +58,8 @@ export const workersClock: Clock = {
 /** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
+/** The worker ID's last lease (`LeaseRecord`), written with the mark; absent if never leased. */
+const LEASE_KEY = "lease";
 /**
  * `StoredStats`: written with every mark (same commit), again when the call that wrote
  * the mark ends (its own counts), and before a stats read is answered if counts moved.
@@ -72,13 +92,15 @@ interface StoredStats {
  * instance per name, so no two generators ever share a worker ID.
  *
  * Storage holds the layout fingerprint and a high-water mark lease: a tick that
- * every issued ID is at or below. A restarted instance issues only above it.
+ * every issued ID, and every span leased to a holder, is at or below. A restarted
+ * instance issues and grants only above it. The rules are the core's
+ * (`LeaseKeeper`, src/ids/lease-keeper.ts); this class moves storage in and out.
  */
 export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
-	private generator: SnowflakeGenerator | undefined;
-	private starting: Promise<SnowflakeGenerator> | undefined;
+	private keeper: LeaseKeeper | undefined;
+	private starting: Promise<LeaseKeeper> | undefined;
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
 	private since = "";
@@ -86,10 +108,12 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private stored: StoredStats | undefined;
 	/** A mark was written since the stats were last stored: store them when its call ends. */
 	private markWritten = false;
+	/** The stored layout says "with leases" (written with the first span). */
+	private layoutLeased = false;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
-			const generator = await this.generatorFor(workerId);
+			const { generator } = await this.keeperFor(workerId);
 			const runs = await generator.nextRuns(count);
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
@@ -103,7 +127,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			const { lastTimestamp, ...counters } = (await this.generatorFor(workerId)).stats();
+			const { lastTimestamp, ...counters } = (await this.keeperFor(workerId)).generator.stats();
 			// A count a caller sees must survive a restart: store it before answering (the
 			// output gate holds the answer until it is durable). Counts nobody read may be
 			// lost with the instance (the requests since the last mark write).
@@ -118,13 +142,75 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 	}
 
-	/** Stores the counters as they are now, with the stored mark and lease. */
-	private storeStats(): void {
-		const { generator, stored } = this;
-		if (!generator) return;
-		const { lastTimestamp, ...counters } = generator.stats();
+	/** A span for a holder, if the worker ID is free (`no_free_worker_id` if not). */
+	async acquireLease(workerId: number, ask: LeaseAsk): Promise<SpanResult> {
+		return this.spanAnswer(workerId, (keeper) => keeper.acquire(ask));
+	}
+
+	/** The lease whose leaseId hashes to `leaseHash`, its span moved on; else `lease_lost`. */
+	async renewLease(workerId: number, leaseHash: string): Promise<SpanResult> {
+		return this.spanAnswer(workerId, (keeper) => keeper.renew(leaseHash));
+	}
+
+	/** Frees the worker ID at once (the mark stays above the span); else `lease_lost`. */
+	async releaseLease(workerId: number, leaseHash: string): Promise<ReleaseResult> {
+		try {
+			const answer = await (await this.keeperFor(workerId)).release(leaseHash);
+			return answer.ok ? { ok: true } : failure(answer.refusal);
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	/** The worker ID's lease state (never its hash), at the object's clock. */
+	async leaseStatus(workerId: number): Promise<LeaseStatusResult> {
+		try {
+			const status = (await this.keeperFor(workerId)).status();
+			return { ok: true, status, layout: this.fingerprint };
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	private async spanAnswer(
+		workerId: number,
+		decide: (keeper: LeaseKeeper) => Promise<LeaseAnswer<GrantedSpan>>,
+	): Promise<SpanResult> {
+		try {
+			const answer = await decide(await this.keeperFor(workerId));
+			return answer.ok
+				? { ok: true, span: answer.value, layout: this.fingerprint }
+				: failure(answer.refusal);
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	/**
+	 * Stores a lease book: the record, the mark (`to - 1` or more, so even a version
+	 * without leases issues only above the span), the stats under that mark, and, with
+	 * the first span, the layout marked "with leases", which versions without leases
+	 * refuse to issue under. Synchronous writes, committed together; the output gate
+	 * holds the answer until they are durable.
+	 */
+	private storeLease(book: LeaseBook): void {
+		const kv = this.ctx.storage.kv;
+		kv.put(LEASE_KEY, book.lease);
+		kv.put(MARK_KEY, book.mark);
+		if (!this.layoutLeased) {
+			kv.put(LAYOUT_KEY, withLeases(this.fingerprint));
+			this.layoutLeased = true;
+		}
+		this.storeStats(book.mark);
+	}
+
+	/** Stores the counters as they are now, with the mark (default: the stored one) and lease. */
+	private storeStats(mark = this.stored?.mark): void {
+		const { keeper, stored } = this;
+		if (!keeper) return;
+		const { lastTimestamp, ...counters } = keeper.generator.stats();
 		this.writeStats({
-			mark: stored?.mark,
+			mark,
 			aheadMs: stored?.aheadMs ?? 0,
 			since: this.since,
 			counters,
@@ -150,13 +236,13 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return fingerprint;
 	}
 
-	/** The generator, made on first use (a fresh worker ID first checks the namespace's layout). */
-	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
-		if (this.generator) {
-			if (this.generator.workerId !== workerId) {
+	/** The keeper, made on first use (a fresh worker ID first checks the namespace's layout). */
+	private keeperFor(workerId: number): LeaseKeeper | Promise<LeaseKeeper> {
+		if (this.keeper) {
+			if (this.keeper.generator.workerId !== workerId) {
 				throw new IdError("internal", "a Snowflake object was asked for another worker ID");
 			}
-			return this.generator;
+			return this.keeper;
 		}
 		// One start at a time: calls that arrive during its await share it.
 		this.starting ??= this.start(workerId).finally(() => {
@@ -165,16 +251,17 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return this.starting;
 	}
 
-	private async start(workerId: number): Promise<SnowflakeGenerator> {
+	private async start(workerId: number): Promise<LeaseKeeper> {
 		const config = configFrom(this.env);
 		const { layout } = config;
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
-		const stored = kv.get<string>(LAYOUT_KEY);
+		const stored = storedLayout(kv.get<string>(LAYOUT_KEY));
 		// IDs issued under another layout could collide with this one's: refuse.
-		if (stored !== undefined && stored !== fingerprint) {
-			throw storedLayoutMismatch(workerId, stored, fingerprint);
+		if (stored !== undefined && stored.fingerprint !== fingerprint) {
+			throw storedLayoutMismatch(workerId, stored.fingerprint, fingerprint);
 		}
+		this.layoutLeased = stored?.leased ?? false;
 		if (stored === undefined) {
 			const held = await this.namespaceLayout(workerId, fingerprint);
 			if (held !== fingerprint) throw namespaceLayoutMismatch(workerId, held, fingerprint);
@@ -194,36 +281,43 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			since: this.since,
 			counters: { ...NO_COUNTS },
 		};
-		const generator = new SnowflakeGenerator({
-			layout,
-			workerId,
-			clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
-			maxBackwardMs: config.maxClockBackwardMs,
-			maxBorrowMs: config.maxBorrowMs,
-			maxWaitMs: config.maxWaitMs,
-			leaseMs: config.leaseMs,
-			restoredMark: mark,
-			restoredLeaseMs,
-			restoredCounters: current?.counters,
-			// Synchronous writes, committed together; the output gate holds every response
-			// until they are durable. The stats ride along: no write of their own.
-			persistMark: (tick, leaseMs) => {
-				const { lastTimestamp, ...counters } = generator.stats();
-				// This write is the one about to be counted.
-				counters.leaseWrites++;
-				kv.put(MARK_KEY, tick);
-				this.writeStats({
-					mark: tick,
-					aheadMs: leaseMs,
-					since: this.since,
-					counters,
-					lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
-				});
-				this.markWritten = true;
+		const keeper: LeaseKeeper = new LeaseKeeper({
+			generator: {
+				layout,
+				workerId,
+				clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
+				maxBackwardMs: config.maxClockBackwardMs,
+				maxBorrowMs: config.maxBorrowMs,
+				maxWaitMs: config.maxWaitMs,
+				leaseMs: config.leaseMs,
+				restoredMark: mark,
+				restoredLeaseMs,
+				restoredCounters: current?.counters,
+				// Synchronous writes, committed together; the output gate holds every response
+				// until they are durable. The stats ride along: no write of their own.
+				persistMark: (tick, leaseMs) => {
+					const { lastTimestamp, ...counters } = keeper.generator.stats();
+					// This write is the one about to be counted.
+					counters.leaseWrites++;
+					kv.put(MARK_KEY, tick);
+					this.writeStats({
+						mark: tick,
+						aheadMs: leaseMs,
+						since: this.since,
+						counters,
+						lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+					});
+					this.markWritten = true;
+				},
 			},
+			spanMs: config.leaseSpanMs,
+			graceMs: config.leaseGraceMs,
+			restoredLease: kv.get<LeaseRecord>(LEASE_KEY),
+			persistLease: (book) => this.storeLease(book),
+			sameHash: sameLeaseHash,
 		});
-		this.generator = generator;
-		return generator;
+		this.keeper = keeper;
+		return keeper;
 	}
 
 	/** The namespace's layout: once in a worker ID's life, before its first ID. */
@@ -246,13 +340,15 @@ function sameCounts(a: SnowflakeCounters, b: SnowflakeCounters | undefined): boo
 	return true;
 }
 
-function failure(error: unknown): Extract<IssueResult, { ok: false }> {
+function failure(error: unknown): ObjectFailure {
 	if (error instanceof IdError) {
+		const { startsInMs } = error as { startsInMs?: number };
 		return {
 			ok: false,
-			code: error.code,
+			code: error.code as ServiceErrorCode,
 			detail: error.detail,
 			retryAfterSeconds: error.retryAfterSeconds,
+			...(startsInMs === undefined ? {} : { startsInMs }),
 		};
 	}
 	throw error;

@@ -40,10 +40,10 @@ export function invalidLeaseWorkerId(
 ): ServiceError {
 	const leased = leaseWorkerIdsOf(config);
 	const kind = via === "rpc" && typeof got !== "number" ? "a number, " : "";
-	const spelling = via === "http" ? " written in decimal digits" : "";
+	const spelling = via === "http" ? ", written in decimal digits" : "";
 	return serviceError(
 		"invalid_worker_id",
-		`workerId must be ${kind}one of the worker IDs leased to holders, LEASE_WORKER_IDS = ${leased},${spelling}; got ${describeValue(got)}`,
+		`workerId must be ${kind}one of the worker IDs leased to holders, LEASE_WORKER_IDS = ${leased}${spelling}; got ${describeValue(got)}`,
 	);
 }
 

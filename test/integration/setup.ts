@@ -2,11 +2,15 @@ import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
+/** The worker IDs the integration tests' service leases to holders. */
+export const LEASED_IN_TESTS = "900-931";
+
 /**
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
  * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService
  * entrypoint. The service is the first worker, so `url` reaches it over HTTP.
  * With `apiToken`, the service requires it over HTTP (not through the binding).
+ * Worker IDs 900-931 are leased to holders (LEASE_WORKER_IDS).
  */
 export async function startServiceAndConsumer(options: { apiToken?: string } = {}) {
 	const service = unstable_readConfig({ config: "wrangler.toml" });
@@ -24,6 +28,7 @@ export async function startServiceAndConsumer(options: { apiToken?: string } = {
 					compatibilityDate: service.compatibility_date,
 					bindings: {
 						...(service.vars as Record<string, string>),
+						LEASE_WORKER_IDS: LEASED_IN_TESTS,
 						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
 					},
 					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },

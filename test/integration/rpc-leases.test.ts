@@ -1,0 +1,87 @@
+/**
+ * Worker-ID leases over the IdService binding: the same values and error codes as
+ * the /leases routes, the leaseId never in a status, a refusal's code (and wait)
+ * read back from the message. Worker IDs 900-931 are leased (./setup.ts).
+ */
+import type { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idErrorCode, idRetryAfter } from "../../src/client";
+import type { IdService } from "../../src/index";
+import { startServiceAndConsumer } from "./setup";
+
+let mf: Miniflare;
+let IDS: Service<IdService>;
+
+beforeAll(async () => {
+	const started = await startServiceAndConsumer({ apiToken: "integration-secret" });
+	mf = started.mf;
+	IDS = (await mf.getBindings<{ IDS: Service<IdService> }>(started.consumerName)).IDS;
+}, 120_000);
+
+afterAll(() => mf?.dispose());
+
+/** What a call rejects with (Miniflare's Node proxy may throw synchronously). */
+function rejection(attempt: () => Promise<unknown>): Promise<unknown> {
+	return Promise.resolve()
+		.then(attempt)
+		.then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+}
+
+/** The code a rejected call carries. */
+async function codeOf(attempt: () => Promise<unknown>): Promise<string | undefined> {
+	return idErrorCode(await rejection(attempt));
+}
+
+describe("leases over a service binding", () => {
+	it("acquires, renews, shows and releases a lease", async () => {
+		const grant = await IDS.acquireLease({ holder: "rpc-pod" });
+		expect(grant.workerId).toBeGreaterThanOrEqual(900);
+		expect(grant.workerId).toBeLessThanOrEqual(931);
+		expect(grant.leaseId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+		expect(grant.to - grant.from).toBeGreaterThanOrEqual(29_000);
+		expect(grant.layout).toMatchObject({ workerBits: 10 });
+		const renewed = await IDS.renewLease({ workerId: grant.workerId, leaseId: grant.leaseId });
+		expect(renewed).toMatchObject({
+			workerId: grant.workerId,
+			leaseId: grant.leaseId,
+			from: grant.from,
+		});
+		expect(renewed.to).toBeGreaterThanOrEqual(grant.to);
+		const status = await IDS.leaseStatus(grant.workerId);
+		expect(status).toMatchObject({ workerId: grant.workerId, state: "held", holder: "rpc-pod" });
+		expect(JSON.stringify(status)).not.toContain(grant.leaseId);
+		expect(
+			await IDS.releaseLease({ workerId: grant.workerId, leaseId: grant.leaseId }),
+		).toBeUndefined();
+		expect(await codeOf(() => IDS.renewLease(grant))).toBe("lease_lost");
+	});
+
+	it("refuses bad input with the codes of the HTTP routes", async () => {
+		expect(await codeOf(() => IDS.acquireLease({ workerId: 5 }))).toBe("invalid_worker_id");
+		expect(await codeOf(() => IDS.acquireLease({ workerId: "900" as unknown as number }))).toBe(
+			"invalid_worker_id",
+		);
+		expect(await codeOf(() => IDS.acquireLease({ holder: "x".repeat(129) }))).toBe(
+			"invalid_holder",
+		);
+		expect(await codeOf(() => IDS.renewLease({ workerId: 900, leaseId: "nope" }))).toBe(
+			"invalid_lease_id",
+		);
+		expect(await codeOf(() => IDS.releaseLease({ workerId: 900, leaseId: "N".repeat(32) }))).toBe(
+			"lease_lost",
+		);
+		expect(await codeOf(() => IDS.leaseStatus(12))).toBe("invalid_worker_id");
+		expect(await codeOf(() => IDS.acquireLease(null as never))).toBe("invalid_format");
+		expect(await codeOf(() => IDS.snowflake({ workerId: 905 }))).toBe("worker_id_leased");
+	});
+
+	it("answers no_free_worker_id with the wait when the worker ID named is held", async () => {
+		await IDS.acquireLease({ workerId: 930 });
+		const refused = await rejection(() => IDS.acquireLease({ workerId: 930 }));
+		expect(idErrorCode(refused)).toBe("no_free_worker_id");
+		expect(idRetryAfter(refused)).toBeGreaterThanOrEqual(30);
+	});
+});

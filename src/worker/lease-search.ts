@@ -15,8 +15,19 @@
  * measures this very search against the core's objects.
  */
 
-/** How many worker IDs one acquire probes at most (each probe is one object request). */
-export const MAX_ACQUIRE_PROBES = 16;
+/**
+ * How many worker IDs one acquire tries at most (each probe is one object request and
+ * one subrequest): all of a range of 32 or fewer, and in a larger one few enough that
+ * with the second pass (`MAX_AHEAD_PROBES`) an acquire stays within the 50 subrequests
+ * of a Workers Free invocation. Measured (npm run bench:lease-acquire, docs/SCALING.md):
+ * up to 75% of LEASE_WORKER_IDS held, an acquire asks ~4 objects on average and
+ * almost never misses a free one; at 90%, 32 probes miss one in ~25 acquires
+ * (16 would miss one in ~7).
+ */
+export const MAX_ACQUIRE_PROBES = 32;
+
+/** How many free worker IDs whose spans start ahead a second pass tries, nearest first. */
+export const MAX_AHEAD_PROBES = 4;
 
 /** A span starting at most this far ahead of the object's clock is taken at once. */
 export const PREFERRED_LEAD_MS = 1_000;
@@ -33,8 +44,9 @@ export type SearchOutcome<T> = { probes: number } & (
 );
 
 /**
- * Probes `candidates` in order, each with `maxLeadMs = PREFERRED_LEAD_MS`, until one
- * grants; then the free ones that were ahead, nearest first, with no bound. A probe
+ * Probes `candidates` in order, each with `maxLeadMs = preferredLeadMs`, until one
+ * grants; then (up to `MAX_AHEAD_PROBES`) the free ones that were ahead, nearest
+ * first, with no bound. A probe
  * that throws (an object unreachable) is skipped; a refusal other than
  * `no_free_worker_id` (a misconfiguration every object would answer alike) ends the
  * search as the error it names, through `refused`.
@@ -43,6 +55,7 @@ export async function searchFreeWorkerId<T>(
 	candidates: readonly number[],
 	probe: (workerId: number, maxLeadMs: number | undefined) => Promise<ProbeAnswer<T>>,
 	refused: (answer: Extract<ProbeAnswer<T>, { ok: false }>) => never,
+	preferredLeadMs = PREFERRED_LEAD_MS,
 ): Promise<SearchOutcome<T>> {
 	let probes = 0;
 	let retryAfterSeconds: number | undefined;
@@ -69,10 +82,10 @@ export async function searchFreeWorkerId<T>(
 		return undefined;
 	};
 	for (const workerId of candidates) {
-		const value = await attempt(workerId, PREFERRED_LEAD_MS);
+		const value = await attempt(workerId, preferredLeadMs);
 		if (value !== undefined) return { probes, found: true, workerId, value };
 	}
-	const nearestFirst = ahead.splice(0).sort((a, b) => a.startsInMs - b.startsInMs);
+	const nearestFirst = ahead.sort((a, b) => a.startsInMs - b.startsInMs).slice(0, MAX_AHEAD_PROBES);
 	for (const { workerId } of nearestFirst) {
 		const value = await attempt(workerId, undefined);
 		if (value !== undefined) return { probes, found: true, workerId, value };

@@ -187,11 +187,12 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	}
 
 	/**
-	 * Stores a lease book: the record, the mark (`to - 1` or more, so even a version
-	 * without leases issues only above the span), the stats under that mark, and, with
-	 * the first span, the layout marked "with leases", which versions without leases
-	 * refuse to issue under. Synchronous writes, committed together; the output gate
-	 * holds the answer until they are durable.
+	 * Stores a lease book: the record and the mark (`to - 1` or more, so even a version
+	 * without leases issues only above the span), two rows, and with the first span
+	 * the layout marked "with leases", which versions without leases refuse to issue
+	 * under. The stats are left alone (their mark is older; the span explains the
+	 * newer one). Synchronous writes, committed together; the output gate holds the
+	 * answer until they are durable.
 	 */
 	private storeLease(book: LeaseBook): void {
 		const kv = this.ctx.storage.kv;
@@ -201,16 +202,15 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			kv.put(LAYOUT_KEY, withLeases(this.fingerprint));
 			this.layoutLeased = true;
 		}
-		this.storeStats(book.mark);
 	}
 
-	/** Stores the counters as they are now, with the mark (default: the stored one) and lease. */
-	private storeStats(mark = this.stored?.mark): void {
+	/** Stores the counters as they are now, with the stored mark and lease. */
+	private storeStats(): void {
 		const { keeper, stored } = this;
 		if (!keeper) return;
 		const { lastTimestamp, ...counters } = keeper.generator.stats();
 		this.writeStats({
-			mark,
+			mark: stored?.mark,
 			aheadMs: stored?.aheadMs ?? 0,
 			since: this.since,
 			counters,
@@ -270,8 +270,11 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		this.fingerprint = fingerprint;
 		const mark = kv.get<number>(MARK_KEY);
 		const saved = kv.get<StoredStats>(STATS_KEY);
-		// Stats written with another mark are stale (a version without them wrote since): start over.
-		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
+		const lease = kv.get<LeaseRecord>(LEASE_KEY);
+		// Stats written with another mark are stale (a version without them wrote since): start
+		// over. Unless a lease's span explains the mark: lease writes leave the stats alone.
+		const spanMark = lease !== undefined && mark === lease.to - 1 && (saved?.mark ?? -1) <= mark;
+		const current = saved !== undefined && (saved.mark === mark || spanMark) ? saved : undefined;
 		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
 		const restoredLeaseMs =
 			mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS);
@@ -312,7 +315,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			},
 			spanMs: config.leaseSpanMs,
 			graceMs: config.leaseGraceMs,
-			restoredLease: kv.get<LeaseRecord>(LEASE_KEY),
+			restoredLease: lease,
 			persistLease: (book) => this.storeLease(book),
 			sameHash: sameLeaseHash,
 		});

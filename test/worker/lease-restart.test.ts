@@ -69,6 +69,29 @@ describe("a leasing object restarted", () => {
 		expect(again.body).toMatchObject({ from: grant.from, to: tick(T + 40_000) });
 	});
 
+	it("writes the record and the mark per renewal, and the object's stats survive", async () => {
+		const clock = await useTestClock(633, T);
+		const issued = await withoutLeases("/snowflake/633?count=7"); // before the worker ID was leased
+		expect(issued.status).toBe(200);
+		const before = await withoutLeases("/snowflake/633/stats");
+		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 633 });
+		expect(grant.from).toBeGreaterThan(tickOf((issued.body.ids as string[])[6]));
+		clock.time = T + 10_000;
+		const { body: renewed } = await leases<LeaseGrant>("POST", renewPath(grant));
+		const stored = await runInDurableObject(snowflakeStub(633), (_: SnowflakeWorker, state) => ({
+			mark: state.storage.kv.get("mark"),
+			lease: state.storage.kv.get("lease"),
+			stats: state.storage.kv.get<{ mark: number }>("stats"),
+		}));
+		expect(stored.mark).toBe(renewed.to - 1);
+		expect(stored.lease).toMatchObject({ from: grant.from, to: renewed.to, released: false });
+		expect(stored.stats?.mark).toBeLessThan(grant.from); // untouched by lease writes
+		await restart(633);
+		await useTestClock(633, T + 20_000);
+		const after = await withoutLeases("/snowflake/633/stats");
+		expect(after.body).toMatchObject({ issued: 7, since: before.body.since });
+	});
+
 	it("issues its own IDs only above every span once the last one and its grace ended", async () => {
 		await useTestClock(632, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 632 });

@@ -21,8 +21,8 @@
  */
 import { parseArgs } from "node:util";
 import type { Clock } from "../src/ids/clock";
-import { LeaseKeeper } from "../src/ids/lease-keeper";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../src/ids/layout";
+import { LeaseKeeper } from "../src/ids/lease-keeper";
 import {
 	MAX_ACQUIRE_PROBES,
 	type ProbeAnswer,

@@ -8,10 +8,12 @@
  *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
  *                     json-body.ts, respond.ts, served-methods.ts, app-env.ts;
  *                     RPC: rpc-call.ts (one call, its log line)
- *   3. operations     operations.ts, forms.ts (one implementation for both transports)
- *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),
- *                     auto-pools.ts, placement.ts, decode-options.ts, request-note.ts
- *   5. config, errors config.ts, errors.ts, bearer-token.ts, layout-guard.ts,
+ *   3. operations     operations.ts, forms.ts, lease-operations.ts (one implementation
+ *                     for both transports)
+ *   4. rules, objects rules.ts (count, worker ID, format), lease-input.ts, lease-search.ts,
+ *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
+ *                     decode-options.ts, request-note.ts
+ *   5. config, errors config.ts, errors.ts, bearer-token.ts, layout-guard.ts, lease-secret.ts,
  *                     snowflake-do.ts (the object, on config and the core)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */

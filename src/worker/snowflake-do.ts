@@ -188,7 +188,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	/**
 	 * Stores a lease book: the record and the mark (`to - 1` or more, so even a version
-	 * without leases issues only above the span), two rows, and with the first span
+	 * without leases issues only above the span; a release leaves it), and with the first span
 	 * the layout marked "with leases", which versions without leases refuse to issue
 	 * under. The stats are left alone (their mark is older; the span explains the
 	 * newer one). Synchronous writes, committed together; the output gate holds the
@@ -197,7 +197,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private storeLease(book: LeaseBook): void {
 		const kv = this.ctx.storage.kv;
 		kv.put(LEASE_KEY, book.lease);
-		kv.put(MARK_KEY, book.mark);
+		if (kv.get<number>(MARK_KEY) !== book.mark) kv.put(MARK_KEY, book.mark);
 		if (!this.layoutLeased) {
 			kv.put(LAYOUT_KEY, withLeases(this.fingerprint));
 			this.layoutLeased = true;

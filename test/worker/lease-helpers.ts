@@ -5,7 +5,7 @@
  * its own: storage is shared by the tests of a file.
  */
 import type { LeaseGrant } from "../../src/api";
-import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
+import { envWith, fetchApp } from "../shared/fetch-app";
 
 /** The leased worker IDs of these tests (the layout's 1024 hold them; the auto set 0-31 does not). */
 export const LEASED = "600-699";
@@ -37,5 +37,3 @@ export function leasesApp(vars: Record<string, string> = {}) {
 /** The paths of a grant's renew and release. */
 export const renewPath = (grant: LeaseGrant) => `/leases/${grant.workerId}/${grant.leaseId}/renew`;
 export const releasePath = (grant: LeaseGrant) => `/leases/${grant.workerId}/${grant.leaseId}`;
-
-export { jsonAnswer };

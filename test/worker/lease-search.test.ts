@@ -12,11 +12,14 @@ import {
 /** Probes answering from a table: "free", "held:<s>", "ahead:<ms>", "down", or another code. */
 function table(answers: Record<number, string>) {
 	const asked: [number, number | undefined][] = [];
-	const probe = async (workerId: number, maxLeadMs: number | undefined) => {
+	const probe = async (
+		workerId: number,
+		maxLeadMs: number | undefined,
+	): Promise<ProbeAnswer<string>> => {
 		asked.push([workerId, maxLeadMs]);
 		const [kind, value] = (answers[workerId] ?? "free").split(":");
 		if (kind === "down") throw new Error(`object ${workerId} unreachable`);
-		if (kind === "free") return { ok: true, value: `granted ${workerId}` } as ProbeAnswer<string>;
+		if (kind === "free") return { ok: true, value: `granted ${workerId}` };
 		if (kind === "held")
 			return { ok: false, code: "no_free_worker_id", retryAfterSeconds: Number(value) };
 		if (kind === "ahead" && maxLeadMs === undefined)
@@ -126,7 +129,10 @@ describe("probeOrder", () => {
 	it("gives every member the same chance to be tried first", () => {
 		const set = WorkerIdSet.parse("0-3", 1023);
 		const first = [0, 0, 0, 0];
-		for (let i = 0; i < 4_000; i++) first[probeOrder(set, 2, Math.random)[0] as number]++;
+		for (let i = 0; i < 4_000; i++) {
+			const at = probeOrder(set, 2, Math.random)[0] as number;
+			first[at] = (first[at] ?? 0) + 1;
+		}
 		for (const count of first) expect(count).toBeGreaterThan(850); // 1,000 expected
 	});
 });

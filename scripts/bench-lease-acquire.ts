@@ -25,6 +25,7 @@ import { SnowflakeLayout, TWITTER_LAYOUT } from "../src/ids/layout";
 import { LeaseKeeper } from "../src/ids/lease-keeper";
 import {
 	MAX_ACQUIRE_PROBES,
+	PREFERRED_LEAD_MS,
 	type ProbeAnswer,
 	probeOrder,
 	searchFreeWorkerId,
@@ -122,8 +123,10 @@ function summary({ probes, failures, leadsMs }: Tally): string {
 	const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 	const mean = probes.reduce((a, b) => a + b, 0) / probes.length;
 	const leads = [...leadsMs].sort((a, b) => a - b);
+	const aheadShare = leads.filter((ms) => ms > 1_000).length / Math.max(1, leads.length);
+	const meanLead = leads.reduce((a, b) => a + b, 0) / Math.max(1, leads.length);
 	const lead = leads.length
-		? ` | span starts ahead: median ${leads[Math.floor(leads.length / 2)]} ms, p95 ${leads[Math.floor(leads.length * 0.95)]} ms`
+		? ` | span starts > 1 s ahead: ${(100 * aheadShare).toFixed(1)}% of grants, mean lead ${(meanLead / 1000).toFixed(1)} s, p95 ${leads[Math.floor(leads.length * 0.95)]} ms`
 		: "";
 	return `probes mean ${mean.toFixed(2)}, p50 ${at(0.5)}, p95 ${at(0.95)}, max ${sorted.at(-1)} | none found ${((100 * failures) / probes.length).toFixed(1)}%${lead}`;
 }
@@ -207,7 +210,7 @@ console.log(`\nOccupancy (${ACQUIRES} acquires per row; the rest never leased)`)
 for (const size of SIZES) {
 	for (const fraction of [0, 0.5, 0.75, 0.9, 0.97]) {
 		const held = Math.min(size - 1, Math.round(fraction * size));
-		const bounds = [MAX_ACQUIRE_PROBES, 32, size].filter(
+		const bounds = [16, MAX_ACQUIRE_PROBES, size].filter(
 			(b, i, all) => all.indexOf(b) === i && b <= size,
 		);
 		for (const bound of bounds) {
@@ -227,7 +230,7 @@ for (const [size, holders, lifeS] of [
 	[32, 28, 300],
 ] as const) {
 	for (const [label, preferred] of [
-		["spans that start now first", 1_000],
+		["spans that start now first", PREFERRED_LEAD_MS],
 		["no preference", Number.POSITIVE_INFINITY],
 	] as const) {
 		const tally = await churn(size, holders, lifeS, preferred);

@@ -4,7 +4,7 @@
  * worker ID's own object (which alone decides, so safety never depends on the
  * search). No index object, no state: acquires spread over the objects of
  * LEASE_WORKER_IDS as evenly as their holders do. docs/SCALING.md ("Acquiring a
- * worker ID") gives the measured probes per acquire and why this, not an index.
+ * worker ID (leases)") gives the measured probes per acquire and why this, not an index.
  *
  * A probe first asks for a span starting near the clock (`PREFERRED_LEAD_MS`): a
  * worker ID released a moment ago is free, but its next span starts after the
@@ -21,8 +21,8 @@
  * with the second pass (`MAX_AHEAD_PROBES`) an acquire stays within the 50 subrequests
  * of a Workers Free invocation. Measured (npm run bench:lease-acquire, docs/SCALING.md):
  * up to 75% of LEASE_WORKER_IDS held, an acquire asks ~4 objects on average and
- * almost never misses a free one; at 90%, 32 probes miss one in ~25 acquires
- * (16 would miss one in ~7).
+ * almost never misses a free one; at 90%, 32 probes miss one in ~30-40 acquires
+ * (16 would miss one in ~5-10).
  */
 export const MAX_ACQUIRE_PROBES = 32;
 

@@ -45,6 +45,8 @@ export const STATUS_OF = {
 	invalid_range: 400,
 	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
 	invalid_body: 400,
+	/** Returned when the query has a parameter the route does not take; the message names it and the ones it takes. */
+	invalid_request: 400,
 	/** Returned when a leaseId is not the 32 URL-safe characters `acquireLease` answers (a well-formed one that is not the worker ID's lease is `lease_lost`). */
 	invalid_lease_id: 400,
 	/** Returned when a lease's `holder` label is not a string of 1-128 printable characters. */
@@ -195,9 +197,11 @@ export interface TypeIdOptions {
 /** Options of `range`: the kind, the window [from, to) (Unix ms or ISO 8601), and the kind's text options. */
 export interface RangeOptions extends SnowflakeTextOptions {
 	kind: BoundsKind;
+	/** The window's start, included: Unix ms, or ISO 8601 with a zone (a fraction beyond the ms rounds up). */
 	from: number | string;
+	/** The window's end, excluded, read as `from` is. */
 	to: number | string;
-	/** kind snowflake: the bounds of this worker ID's IDs only. */
+	/** kind snowflake: the bounds of this worker ID's IDs only (any worker ID of the layout). */
 	workerId?: number | undefined;
 }
 export interface UlidOptions {

@@ -18,7 +18,7 @@
  *   const granted = await keeper.acquire({ leaseHash, holder: "pod-7" });
  *   if (granted.ok) granted.value; // { from, to, serverNowMs }
  */
-import type { Clock } from "./clock";
+import { type Clock, finiteReading } from "./clock";
 import {
 	extendSpan,
 	grantSpan,
@@ -103,9 +103,9 @@ export class LeaseKeeper {
 		return answer.ok ? { ok: true, value: undefined } : answer;
 	}
 
-	/** The worker ID's lease state now (never its hash), with the clock reading. */
+	/** The worker ID's lease state now (never its hash), with the clock reading (a fault throws). */
 	status(): LeaseView & { serverNowMs: number } {
-		const now = this.clock.now();
+		const now = finiteReading(this.clock.now());
 		return { ...viewOf(this.terms, this.lease, now), serverNowMs: now };
 	}
 

@@ -24,6 +24,7 @@
  * The clock decides only *when* a worker ID is free and how long a span is; the
  * mark alone keeps spans apart.
  */
+import { clockFault } from "./clock";
 import { IdError } from "./errors";
 import { MAX_DATE_MS, type SnowflakeLayout } from "./layout";
 
@@ -79,7 +80,7 @@ export type LeaseRefusalCode =
 	| "worker_id_leased"
 	| "layout_exhausted"
 	| "invalid_config"
-	| "internal";
+	| "clock_regression";
 
 /** A refusal. `startsInMs`: the worker ID is free, but its next span would start that far ahead. */
 export class LeaseRefusal extends IdError<LeaseRefusalCode> {
@@ -259,7 +260,8 @@ function presented(
 /** A clock reading no span can be measured from: not a number, or before the epoch. */
 function checkClock(terms: LeaseTerms, now: number): LeaseRefusal | undefined {
 	if (!Number.isFinite(now)) {
-		return new LeaseRefusal("internal", `the clock read ${now}, not a time`);
+		const fault = clockFault(now);
+		return new LeaseRefusal("clock_regression", fault.detail, fault.retryAfterSeconds);
 	}
 	if (terms.layout.tickOf(now) < 0) {
 		return new LeaseRefusal(

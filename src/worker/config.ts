@@ -1,9 +1,9 @@
-import * as z from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
+import { gotKind, integerVar, isUnset, secretVar, switchVar, textVar } from "./config-vars";
 import { RegionMap } from "./regions";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
@@ -73,54 +73,22 @@ const VAR_NAMES = [
 	"RATE_LIMIT_PERIOD",
 ] as const;
 type VarName = (typeof VAR_NAMES)[number];
-export type ConfigVars = Partial<Record<VarName, string>>;
-
-const digits = /^[0-9]+$/;
+/** The vars as wrangler hands them over: strings, or JSON values when unquoted (./config-vars.ts). */
+export type ConfigVars = Partial<Record<VarName, unknown>>;
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
 const DEFAULT_MAX_BORROW_MS = 5;
 export const MAX_LEASE_MS = 5_000;
 
-function integerVar(
-	vars: ConfigVars,
-	name: VarName,
-	fallback: number,
-	min: number,
-	max: number,
-): number {
-	const raw = vars[name];
-	if (raw === undefined || raw === "") return fallback;
-	const parsed = z
-		.string()
-		.trim()
-		.regex(digits)
-		.transform(Number)
-		.pipe(z.number().int().min(min).max(max))
-		.safeParse(raw);
-	if (!parsed.success) {
-		throw new IdError(
-			"invalid_config",
-			`${name} must be an integer in [${min}, ${max}] written in decimal digits`,
-		);
-	}
-	return parsed.data;
-}
-
-/** "on" or "off" (empty: the default). */
-function switchVar(vars: ConfigVars, name: VarName, fallback: boolean): boolean {
-	const raw = vars[name]?.trim() ?? "";
-	if (raw === "") return fallback;
-	if (raw === "on" || raw === "off") return raw === "on";
-	throw new IdError("invalid_config", `${name} must be "on" or "off"`);
-}
-
-/** 10 or 60 (empty: 10), the periods the Rate Limiting binding offers. */
+/** 10 or 60 (empty: 10), the periods the Rate Limiting binding offers; a number or its digits. */
 function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
-	const raw = vars.RATE_LIMIT_PERIOD?.trim() || "10";
-	if (raw === "10" || raw === "60") return Number(raw) as 10 | 60;
+	const raw = vars.RATE_LIMIT_PERIOD;
+	if (isUnset(raw)) return 10;
+	const period = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
+	if (period === "10" || period === "60") return Number(period) as 10 | 60;
 	throw new IdError(
 		"invalid_config",
-		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding`,
+		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding${gotKind(raw)}`,
 	);
 }
 
@@ -131,7 +99,7 @@ function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
  */
 function tokenVars(vars: ConfigVars) {
 	const token = (name: "API_TOKEN" | "API_TOKEN_NEXT") => {
-		const raw = vars[name];
+		const raw = secretVar(name, vars[name]);
 		if (!raw) return undefined;
 		if (!TOKEN_PATTERN.test(raw)) {
 			throw new IdError(
@@ -152,8 +120,10 @@ function tokenVars(vars: ConfigVars) {
 	return { apiToken, apiTokenNext };
 }
 
+const CORS_RULE = `"*" or a comma-separated list of origins such as "https://app.example.com"`;
+
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
-	const raw = vars.CORS_ORIGINS?.trim() || "*";
+	const raw = textVar("CORS_ORIGINS", vars.CORS_ORIGINS, CORS_RULE) ?? "*";
 	if (raw === "*") return "*";
 	const origins = raw
 		.split(",")
@@ -161,10 +131,7 @@ function corsOriginsVar(vars: ConfigVars): "*" | string[] {
 		.filter(Boolean);
 	for (const origin of origins) {
 		if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-			throw new IdError(
-				"invalid_config",
-				`CORS_ORIGINS must be "*" or a comma-separated list of origins such as "https://app.example.com"`,
-			);
+			throw new IdError("invalid_config", `CORS_ORIGINS must be ${CORS_RULE}`);
 		}
 	}
 	return origins;
@@ -208,7 +175,8 @@ const WIDEST_MAX_WORKER_ID = 2 ** 30 - 1;
  */
 function maxWorkerIdWithoutLayout(vars: ConfigVars): number {
 	try {
-		return 2 ** integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30) - 1;
+		const bits = vars.SNOWFLAKE_WORKER_BITS;
+		return 2 ** integerVar("SNOWFLAKE_WORKER_BITS", bits, TWITTER_LAYOUT.workerBits, 0, 30) - 1;
 	} catch {
 		return WIDEST_MAX_WORKER_ID;
 	}
@@ -217,7 +185,7 @@ function maxWorkerIdWithoutLayout(vars: ConfigVars): number {
 /** The layout, or undefined when a SNOWFLAKE_* variable is bad (each problem noted once). */
 function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout | undefined {
 	const field = (name: VarName, fallback: number, min: number, max: number) =>
-		problems.read(() => integerVar(vars, name, fallback, min, max), undefined);
+		problems.read(() => integerVar(name, vars[name], fallback, min, max), undefined);
 	const config = {
 		epoch: field("SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, MAX_DATE_MS),
 		timeBits: field("SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
@@ -242,6 +210,8 @@ function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout
 	}, undefined);
 }
 
+const WORKER_IDS_RULE = 'worker IDs and ranges such as "0-31" or "0-3,8,10-12"';
+
 /** How many worker IDs AUTO_WORKER_IDS holds when unset: `0-31` under the default WORKER_IDS. */
 const DEFAULT_AUTO_SIZE = 32;
 
@@ -252,9 +222,17 @@ const DEFAULT_AUTO_SIZE = 32;
  * holders, never both); the errors name the sets as parsed (numbers only).
  */
 function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
+	const text = (name: "WORKER_IDS" | "AUTO_WORKER_IDS" | "AUTO_REGIONS", rule: string) =>
+		problems.read(() => textVar(name, vars[name], rule), undefined);
+	const owned = text("WORKER_IDS", WORKER_IDS_RULE);
+	const auto = text("AUTO_WORKER_IDS", WORKER_IDS_RULE);
+	const regionText = text(
+		"AUTO_REGIONS",
+		'location hints with worker IDs such as "wnam:0-7 enam:8-15"',
+	);
 	const all = WorkerIdSet.all(max);
-	const workerIds = vars.WORKER_IDS?.trim()
-		? problems.read(() => WorkerIdSet.parse(vars.WORKER_IDS ?? "", max, "WORKER_IDS"), all)
+	const workerIds = owned
+		? problems.read(() => WorkerIdSet.parse(owned, max, "WORKER_IDS"), all)
 		: all;
 	const within = (name: string, set: WorkerIdSet) => {
 		if (workerIds.contains(set)) return;
@@ -262,11 +240,12 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 			`${name} (${set}) must lie within WORKER_IDS (${workerIds}), the worker IDs this deployment owns`,
 		);
 	};
-	const leaseWorkerIds = vars.LEASE_WORKER_IDS?.trim()
-		? problems.read(
-				() => WorkerIdSet.parse(vars.LEASE_WORKER_IDS ?? "", max, "LEASE_WORKER_IDS"),
-				undefined,
-			)
+	const leaseText = problems.read(
+		() => textVar("LEASE_WORKER_IDS", vars.LEASE_WORKER_IDS, WORKER_IDS_RULE),
+		undefined,
+	);
+	const leaseWorkerIds = leaseText
+		? problems.read(() => WorkerIdSet.parse(leaseText, max, "LEASE_WORKER_IDS"), undefined)
 		: undefined;
 	if (leaseWorkerIds) within("LEASE_WORKER_IDS", leaseWorkerIds);
 	const apart = (name: string, set: WorkerIdSet) => {
@@ -282,11 +261,8 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 		const last = unleased.at(DEFAULT_AUTO_SIZE - 1);
 		autoWorkerIds = unleased.intersect(new WorkerIdSet([{ from: 0, to: last }]));
 	}
-	if (vars.AUTO_WORKER_IDS?.trim()) {
-		const parsed = problems.read(
-			() => WorkerIdSet.parse(vars.AUTO_WORKER_IDS ?? "", max, "AUTO_WORKER_IDS"),
-			undefined,
-		);
+	if (auto) {
+		const parsed = problems.read(() => WorkerIdSet.parse(auto, max, "AUTO_WORKER_IDS"), undefined);
 		if (parsed) within("AUTO_WORKER_IDS", parsed);
 		if (parsed) apart("AUTO_WORKER_IDS", parsed);
 		autoWorkerIds = parsed ?? autoWorkerIds;
@@ -296,7 +272,7 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 		);
 	}
 	const regions = problems.read(
-		() => RegionMap.parse(vars.AUTO_REGIONS ?? "", max, "AUTO_REGIONS"),
+		() => RegionMap.parse(regionText ?? "", max, "AUTO_REGIONS"),
 		new RegionMap([]),
 	);
 	for (const { hint, workerIds: set } of regions.regions) {
@@ -317,7 +293,13 @@ const DEFAULT_LEASE_SPAN_MS = 30_000;
  * reissued. The grace, up to a minute, delays only takeovers of a dead holder's worker ID.
  */
 function leaseSpanVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): number {
-	const spanMs = integerVar(vars, "LEASE_SPAN_MS", DEFAULT_LEASE_SPAN_MS, 1_000, 600_000);
+	const spanMs = integerVar(
+		"LEASE_SPAN_MS",
+		vars.LEASE_SPAN_MS,
+		DEFAULT_LEASE_SPAN_MS,
+		1_000,
+		600_000,
+	);
 	if (layout && spanMs < 3 * layout.timeUnitMs) {
 		throw new IdError(
 			"invalid_config",
@@ -332,7 +314,7 @@ function leaseSpanVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): nu
  * tick makes every block stale as it arrives (its tick began up to a tick ago).
  */
 function poolMaxAgeVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): number {
-	const maxAgeMs = integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000);
+	const maxAgeMs = integerVar("POOL_MAX_AGE_MS", vars.POOL_MAX_AGE_MS, 1_000, 0, 60_000);
 	if (layout && maxAgeMs > 0 && maxAgeMs < layout.timeUnitMs) {
 		throw new IdError(
 			"invalid_config",
@@ -350,7 +332,7 @@ export function parseConfig(vars: ConfigVars): Config {
 	const problems = new ConfigProblems();
 	const layout = layoutVars(vars, problems);
 	const integer = (name: VarName, fallback: number, min: number, max: number) =>
-		problems.read(() => integerVar(vars, name, fallback, min, max), fallback);
+		problems.read(() => integerVar(name, vars[name], fallback, min, max), fallback);
 	const maxWorkerId = layout?.maxWorkerId ?? maxWorkerIdWithoutLayout(vars);
 	const config: Omit<Config, "layout"> = {
 		maxBatch: integer("MAX_BATCH", 10_000, 1, 100_000),
@@ -371,7 +353,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBlockCount: integer("MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: problems.read(() => corsOriginsVar(vars), "*"),
 		...problems.read(() => tokenVars(vars), { apiToken: undefined, apiTokenNext: undefined }),
-		requestLog: problems.read(() => switchVar(vars, "REQUEST_LOG", true), true),
+		requestLog: problems.read(() => switchVar("REQUEST_LOG", vars.REQUEST_LOG, true), true),
 		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
 	};
 	const error = problems.error();

@@ -13,6 +13,7 @@ import {
 	namespaceLayoutUnreachable,
 	storedLayout,
 	storedLayoutMismatch,
+	storedNamespaceMismatch,
 	withLeases,
 } from "./layout-guard";
 import { sameLeaseHash } from "./lease-secret";
@@ -60,6 +61,13 @@ const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
 /** The worker ID's last lease (`LeaseRecord`), written with the mark; absent if never leased. */
 const LEASE_KEY = "lease";
+/**
+ * The layout this worker ID found the namespace's to be (its own): written once, on
+ * the first start that compared them. The namespace's layout never changes once
+ * held, so later lives need no check; a worker ID stored by a version before the
+ * namespace's layout existed has none, and its next start makes the comparison.
+ */
+const CHECKED_KEY = "layoutChecked";
 /**
  * `StoredStats`: written with every mark (same commit), again when the call that wrote
  * the mark ends (its own counts), and before a stats read is answered if counts moved.
@@ -236,7 +244,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return fingerprint;
 	}
 
-	/** The keeper, made on first use (a fresh worker ID first checks the namespace's layout). */
+	/** The keeper, made on first use (checking the namespace's layout once in a worker ID's life). */
 	private keeperFor(workerId: number): LeaseKeeper | Promise<LeaseKeeper> {
 		if (this.keeper) {
 			if (this.keeper.generator.workerId !== workerId) {
@@ -257,16 +265,14 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
 		const stored = storedLayout(kv.get<string>(LAYOUT_KEY));
+		if (kv.get<string>(CHECKED_KEY) !== (stored?.fingerprint ?? fingerprint)) {
+			await this.checkNamespaceLayout(workerId, stored?.fingerprint, fingerprint);
+		}
 		// IDs issued under another layout could collide with this one's: refuse.
 		if (stored !== undefined && stored.fingerprint !== fingerprint) {
 			throw storedLayoutMismatch(workerId, stored.fingerprint, fingerprint);
 		}
 		this.layoutLeased = stored?.leased ?? false;
-		if (stored === undefined) {
-			const held = await this.namespaceLayout(workerId, fingerprint);
-			if (held !== fingerprint) throw namespaceLayoutMismatch(workerId, held, fingerprint);
-			kv.put(LAYOUT_KEY, fingerprint);
-		}
 		this.fingerprint = fingerprint;
 		const mark = kv.get<number>(MARK_KEY);
 		const saved = kv.get<StoredStats>(STATS_KEY);
@@ -323,7 +329,40 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return keeper;
 	}
 
-	/** The namespace's layout: once in a worker ID's life, before its first ID. */
+	/**
+	 * Compares this worker ID's layout (the stored one, else the configured one) with
+	 * the namespace's, claiming it for the namespace when the namespace holds none: so
+	 * after an upgrade from a version without it, the first worker ID to start records
+	 * the layout its IDs were issued under, and every later one, used or not, is
+	 * compared with that. Equal: both are stored, and never compared again.
+	 */
+	private async checkNamespaceLayout(
+		workerId: number,
+		stored: string | undefined,
+		configured: string,
+	): Promise<void> {
+		const own = stored ?? configured;
+		let held: string;
+		try {
+			held = await this.namespaceLayout(workerId, own);
+		} catch (error) {
+			// A worker ID that must refuse anyway says why, not that a check failed.
+			if (own !== configured) throw storedLayoutMismatch(workerId, own, configured);
+			throw error;
+		}
+		if (held !== own) {
+			if (stored === undefined) throw namespaceLayoutMismatch(workerId, held, configured);
+			throw held === configured
+				? storedLayoutMismatch(workerId, stored, configured)
+				: storedNamespaceMismatch(workerId, stored, held);
+		}
+		const kv = this.ctx.storage.kv;
+		// A stored layout stays as it is: it may be marked "with leases" (./layout-guard.ts).
+		if (stored === undefined) kv.put(LAYOUT_KEY, own);
+		kv.put(CHECKED_KEY, own);
+	}
+
+	/** The namespace's layout, claimed for `fingerprint` when it holds none. */
 	private async namespaceLayout(workerId: number, fingerprint: string): Promise<string> {
 		const namespace = this.env.SNOWFLAKE;
 		try {

@@ -130,6 +130,16 @@ describe("LeaseKeeper", () => {
 		expect(store.writes).toHaveLength(2);
 	});
 
+	it("refuses a clock reading that is not a number, granting and storing nothing", async () => {
+		const clock = new FrozenClock(Number.NaN);
+		const store = new MemoryStore();
+		const keeper = bootKeeper(clock, store);
+		const refused = await keeper.acquire({ leaseHash: "a", holder: null });
+		expect(refused).toMatchObject({ ok: false, refusal: { code: "clock_regression" } });
+		expect(() => keeper.status()).toThrow(/clock_regression/);
+		expect(store.writes).toEqual([]);
+	});
+
 	it("compares lease hashes with the comparison it is given", async () => {
 		const clock = new FrozenClock(1_000);
 		const compared: [string, string][] = [];

@@ -12,8 +12,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 
-/** The last commit of the service without worker-ID leases (its objects know no lease methods). */
-export const PREVIOUS_VERSION = "d7752953a3918b3ce4e11d6a77fdfb23865607ea";
+/** The service without worker-ID leases, as this branch last merged it (its objects know no lease methods). */
+export const PREVIOUS_VERSION = "ec2db4407b12fe9ec2db1cff428a0a88a5de9e00";
 
 /** The previous version's bundle (built if missing): its path. */
 export function previousBundle(): string {

@@ -9,10 +9,13 @@ export const LEASED_IN_TESTS = "900-931";
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
  * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService
  * entrypoint. The service is the first worker, so `url` reaches it over HTTP.
- * With `apiToken`, the service requires it over HTTP (not through the binding).
+ * With `apiToken`, the service requires it over HTTP (not through the binding);
+ * `vars` replace the service's vars of wrangler.toml.
  * Worker IDs 900-931 are leased to holders (LEASE_WORKER_IDS).
  */
-export async function startServiceAndConsumer(options: { apiToken?: string } = {}) {
+export async function startServiceAndConsumer(
+	options: { apiToken?: string; vars?: Record<string, string> } = {},
+) {
 	const service = unstable_readConfig({ config: "wrangler.toml" });
 	const consumer = unstable_readConfig({ config: "examples/consumer/wrangler.toml" });
 	// Miniflare 5 takes these (v4-shaped) options through its converter.
@@ -30,6 +33,7 @@ export async function startServiceAndConsumer(options: { apiToken?: string } = {
 						...(service.vars as Record<string, string>),
 						LEASE_WORKER_IDS: LEASED_IN_TESTS,
 						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
+						...options.vars,
 					},
 					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
 					ratelimits: {

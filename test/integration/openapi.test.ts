@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceAndConsumer } from "./setup";
+import { LEASES_ON, startServiceAndConsumer } from "./setup";
 
 const TOKEN = "openapi-test-secret";
 let mf: Miniflare;
@@ -16,7 +16,7 @@ let baseUrl: URL;
 let document: any;
 
 beforeAll(async () => {
-	const started = await startServiceAndConsumer({ apiToken: TOKEN });
+	const started = await startServiceAndConsumer({ apiToken: TOKEN, vars: LEASES_ON });
 	mf = started.mf;
 	baseUrl = started.url;
 	const answer = await fetch(new URL("/openapi.json", baseUrl)); // public: no token

@@ -1,19 +1,22 @@
 /**
  * Worker-ID leases over the IdService binding: the same values and error codes as
  * the /leases routes, the leaseId never in a status, a refusal's code (and wait)
- * read back from the message. Worker IDs 900-931 are leased (./setup.ts).
+ * read back from the message. Worker IDs 900-931 are leased (`LEASES_ON`).
  */
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idErrorCode, idRetryAfter } from "../../src/client";
 import type { IdService } from "../../src/index";
-import { startServiceAndConsumer } from "./setup";
+import { LEASES_ON, startServiceAndConsumer } from "./setup";
 
 let mf: Miniflare;
 let IDS: Service<IdService>;
 
 beforeAll(async () => {
-	const started = await startServiceAndConsumer({ apiToken: "integration-secret" });
+	const started = await startServiceAndConsumer({
+		apiToken: "integration-secret",
+		vars: LEASES_ON,
+	});
 	mf = started.mf;
 	IDS = (await mf.getBindings<{ IDS: Service<IdService> }>(started.consumerName)).IDS;
 }, 120_000);

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
-/** The worker IDs the integration tests' service leases to holders. */
-export const LEASED_IN_TESTS = "900-931";
+/** The worker IDs the lease tests lease to holders: `vars: LEASES_ON`. */
+export const LEASES_ON = { LEASE_WORKER_IDS: "900-931" };
 
 /**
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
@@ -11,7 +11,6 @@ export const LEASED_IN_TESTS = "900-931";
  * entrypoint. The service is the first worker, so `url` reaches it over HTTP.
  * With `apiToken`, the service requires it over HTTP (not through the binding);
  * `vars` replace the service's vars of wrangler.toml.
- * Worker IDs 900-931 are leased to holders (LEASE_WORKER_IDS).
  */
 export async function startServiceAndConsumer(
 	options: { apiToken?: string; vars?: Record<string, string> } = {},
@@ -31,7 +30,6 @@ export async function startServiceAndConsumer(
 					compatibilityDate: service.compatibility_date,
 					bindings: {
 						...(service.vars as Record<string, string>),
-						LEASE_WORKER_IDS: LEASED_IN_TESTS,
 						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
 						...options.vars,
 					},

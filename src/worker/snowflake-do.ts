@@ -199,8 +199,10 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	 * without leases issues only above the span; a release leaves it), and with the first span
 	 * the layout marked "with leases", which versions without leases refuse to issue
 	 * under. The stats are left alone (their mark is older; the span explains the
-	 * newer one). Synchronous writes, committed together; the output gate holds the
-	 * answer until they are durable.
+	 * newer one). Synchronous writes with no await between them, committed together;
+	 * the output gate holds the answer until they are durable, so no holder ever sees
+	 * a span storage might lose (developers.cloudflare.com/durable-objects/reference/glossary/,
+	 * "output gate").
 	 */
 	private storeLease(book: LeaseBook): void {
 		const kv = this.ctx.storage.kv;

@@ -23,10 +23,13 @@ export function buildBundle(outdir = "dist", config = "wrangler.toml"): string {
 	return resolve(outdir, "index.js");
 }
 
-/** The service's bundle in Miniflare, with wrangler.toml's vars overridden by `vars`. */
-export async function startBundledService(vars: Record<string, string> = {}) {
+/**
+ * The service's bundle in Miniflare, with wrangler.toml's vars overridden by `vars`:
+ * built now, or `bundle` when given (a `dist/index.js` built already).
+ */
+export async function startBundledService(vars: Record<string, string> = {}, bundle?: string) {
 	const config = unstable_readConfig({ config: "wrangler.toml" });
-	const scriptPath = buildBundle();
+	const scriptPath = bundle ?? buildBundle();
 	// Miniflare 5 takes these (v4-shaped) options through its converter.
 	const mf = new Miniflare(
 		convertV4MiniflareOptions({

@@ -15,6 +15,11 @@ export interface RequestNote {
 	source?: "pool" | "direct";
 	/** Objects asked for a lease acquire (one per candidate worker ID probed). */
 	probes?: number;
+	/**
+	 * Which configured token authorized the request: `current` (API_TOKEN) or `next`
+	 * (API_TOKEN_NEXT, during a rotation). Never the token itself.
+	 */
+	token?: "current" | "next";
 }
 
 /**

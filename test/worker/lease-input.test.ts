@@ -144,4 +144,18 @@ describe("bad lease requests", () => {
 		expect(head.status).toBe(405);
 		expect(head.headers.get("Allow")).toBe("GET");
 	});
+
+	it("refuses query parameters (the lease routes take none) without quoting the leaseId", async () => {
+		const leaseId = "S3cr3t".padEnd(32, "y");
+		for (const [method, path, route] of [
+			["POST", "/leases?workerId=656", "/leases"],
+			["POST", `/leases/656/${leaseId}/renew?to=1`, "/leases/:workerId/:leaseId/renew"],
+			["DELETE", `/leases/656/${leaseId}?force=1`, "/leases/:workerId/:leaseId"],
+			["GET", "/leases/656?verbose", "/leases/:workerId"],
+		] as const) {
+			const message = await refused(method, path, undefined, 400, "invalid_request");
+			expect(message).toContain(`on ${route}; it takes none`);
+			expect(message).not.toContain(leaseId);
+		}
+	});
 });

@@ -1,5 +1,6 @@
 /** Options and stats of `SnowflakeGenerator` (src/ids/snowflake.ts). */
 import type { Clock } from "./clock";
+import type { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 
 /** The default wait budget of one call (`maxWaitMs`). */
@@ -77,6 +78,19 @@ export interface SnowflakeGeneratorOptions {
 	restoredCounters?: Partial<SnowflakeCounters> | undefined;
 	/** Uniform in [0, 1): picks the small random sequence start of each new tick. */
 	random?: () => number;
+	/**
+	 * Asked once per call, in the critical section, with the call's first clock reading:
+	 * an error refuses the call before it issues anything. A host that hands ticks to
+	 * others (`handOver`) refuses its own calls with it while they hold them.
+	 */
+	admit?: ((now: number) => IdError<string> | undefined) | undefined;
+}
+
+/** What `handOver`'s work answers: its value, and the last tick it handed over (stored as the mark). */
+export interface HandedOver<T> {
+	value: T;
+	/** The highest tick given to someone else, already persisted as the mark; none: nothing given. */
+	through?: number | undefined;
 }
 
 export interface SnowflakeStats {

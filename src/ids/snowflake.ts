@@ -19,6 +19,7 @@ import { type Clock, finiteReading } from "./clock";
 import type { SnowflakeLayout } from "./layout";
 import {
 	DEFAULT_MAX_WAIT_MS,
+	type HandedOver,
 	maxIdsPerCall,
 	NO_COUNTS,
 	newTickRoom,
@@ -68,6 +69,7 @@ export class SnowflakeGenerator {
 	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
 	private readonly persistMark: SnowflakeGeneratorOptions["persistMark"];
+	private readonly admit: SnowflakeGeneratorOptions["admit"];
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
 	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
@@ -101,6 +103,7 @@ export class SnowflakeGenerator {
 		this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
 		this.leaseTicks = Math.max(1, Math.ceil(options.leaseMs / layout.timeUnitMs));
 		this.persistMark = options.persistMark;
+		this.admit = options.admit;
 		this.random = options.random ?? Math.random;
 		// Leaf's fix for all-even IDs at low load: a small random start (< 2% of capacity).
 		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
@@ -145,6 +148,31 @@ export class SnowflakeGenerator {
 			...this.counters,
 			lastTimestamp: this.lastTick >= 0 && !this.restoring ? this.layout.msOf(this.lastTick) : null,
 		};
+	}
+
+	/**
+	 * Runs `work` in the critical section (after the calls queued before it). It gets the
+	 * mark, at or above every ID issued, and answers the last tick it gave away, persisted
+	 * as the new mark: later IDs are above it, as after a restore. (Worker-ID leases.)
+	 */
+	handOver<T>(work: (mark: number) => HandedOver<T> | Promise<HandedOver<T>>): Promise<T> {
+		this.inFlight++;
+		const result = this.tail.then(async () => {
+			try {
+				const { value, through } = await work(this.mark);
+				if (through !== undefined && through > this.lastTick) {
+					this.mark = Math.max(this.mark, through);
+					this.lastTick = through;
+					this.sequence = this.layout.maxSequence;
+					this.restoring = true; // the last tick is not this generator's: as if restored
+				}
+				return value;
+			} finally {
+				this.inFlight--;
+			}
+		});
+		this.tail = result.catch(() => undefined);
+		return result;
 	}
 
 	/**
@@ -203,6 +231,8 @@ export class SnowflakeGenerator {
 		try {
 			if (this.inFlight > 0) return this.enqueue(count, undefined);
 			const now = reading ?? this.readClock();
+			const refused = this.admit?.(now);
+			if (refused) throw refused;
 			// The queued path takes over with this reading: one clock read per call either way.
 			return this.issueAtOnce(count, now) ?? this.enqueue(count, now);
 		} catch (error) {
@@ -297,9 +327,15 @@ export class SnowflakeGenerator {
 			let firstReading = reading;
 			let checked = false;
 			let waitedFor = -1;
+			let admitted = reading !== undefined; // a reading comes from `start`, which asked
 			while (remaining > 0) {
 				const now = firstReading ?? this.readClock();
 				firstReading = undefined;
+				if (!admitted) {
+					const refused = this.admit?.(now);
+					if (refused) throw refused;
+					admitted = true;
+				}
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
 				const budgetMs = this.maxWaitMs - this.waitedMs(since, now);

@@ -2,6 +2,9 @@ import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
+/** The worker IDs the lease tests lease to holders: `vars: LEASES_ON`. */
+export const LEASES_ON = { LEASE_WORKER_IDS: "900-931" };
+
 /**
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
  * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService

@@ -1,7 +1,8 @@
 /**
  * Lease holders under any interleaving: real `LeaseHolder`s (more of them than
- * worker IDs, so worker IDs are taken over and re-leased) against the simulated
- * service over a network that delivers, reorders, delays and loses requests and
+ * worker IDs, so worker IDs are taken over and re-leased) against the service's
+ * own core (its `LeaseKeeper`s and acquire search, ./lease-keeper-service.ts) over
+ * a simulated network that delivers, reorders, delays and loses requests and
  * answers; objects restart, the server clock steps both ways, holders pause,
  * their machines suspend (the monotonic clock stands still), they close and start
  * again, and a rogue client takes worker IDs by name. Then:
@@ -15,9 +16,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout } from "../../src/ids/layout";
 import type { LeaseHolder } from "../../src/ids/lease-holder";
+import { KeeperService, type SpanRecord } from "./lease-keeper-service";
 import { type Received, SimNetwork } from "./lease-network";
 import { leaseLayout } from "./lease-script";
-import { SimService, type SpanRecord } from "./lease-service-sim";
 import { SimProcess, SimTime } from "./lease-sim";
 
 const layout = new SnowflakeLayout(leaseLayout);
@@ -88,12 +89,11 @@ interface Incarnation {
 
 async function runWorld(actions: Action[], monotonicStarts: number[], flushPercent: number) {
 	const time = new SimTime();
-	const service = new SimService({
-		layout,
-		workerIds: WORKER_IDS,
-		spanMs: SPAN_MS,
-		graceMs: GRACE_MS,
-	});
+	const service = new KeeperService(
+		{ layout, workerIds: WORKER_IDS, spanMs: SPAN_MS, graceMs: GRACE_MS },
+		time,
+		leaseLayout,
+	);
 	const network = new SimNetwork(time, service);
 	const issued = new Set<string>();
 	const violations: string[] = [];
@@ -158,7 +158,7 @@ async function runWorld(actions: Action[], monotonicStarts: number[], flushPerce
 	for (const step of actions) {
 		switch (step.kind) {
 			case "advance":
-				if (step.roll < flushPercent) network.flush();
+				if (step.roll < flushPercent) await network.flush();
 				await time.advance(step.ms);
 				break;
 			case "next": {
@@ -204,7 +204,7 @@ async function runWorld(actions: Action[], monotonicStarts: number[], flushPerce
 				break;
 			}
 			case "rogue":
-				roguely(service, rogue, time.now + service.offsetMs, step.worker, step.op);
+				await roguely(service, rogue, step.worker, step.op);
 				break;
 		}
 		await time.advance(0);
@@ -213,30 +213,29 @@ async function runWorld(actions: Action[], monotonicStarts: number[], flushPerce
 	// The network heals: everything is delivered, every process runs, calls settle.
 	time.paused.clear();
 	for (let i = 0; i < 12; i++) {
-		network.flush();
+		await network.flush();
 		await time.advance(SPAN_MS / 2);
 	}
 	for (const life of lives) void life.holder.close();
 	for (let i = 0; i < 4; i++) {
-		network.flush();
+		await network.flush();
 		await time.advance(100);
 	}
 	return { service, network, lives, issued, violations, refusals };
 }
 
 /** A client that takes worker IDs by name and never issues: its spans must still stay apart. */
-function roguely(
-	service: SimService,
+async function roguely(
+	service: KeeperService,
 	leases: Map<number, string>,
-	now: number,
 	workerId: number,
 	op: "acquire" | "renew" | "release",
 ) {
 	try {
 		const leaseId = leases.get(workerId);
-		if (op === "acquire") leases.set(workerId, service.acquire(now, 0, workerId).leaseId);
-		else if (leaseId && op === "renew") service.renew(now, workerId, leaseId);
-		else if (leaseId) service.release(workerId, leaseId);
+		if (op === "acquire") leases.set(workerId, (await service.acquire(0, workerId)).leaseId);
+		else if (leaseId && op === "renew") await service.renew(workerId, leaseId);
+		else if (leaseId) await service.release(workerId, leaseId);
 	} catch {
 		// refused: not free, or lost
 	}

@@ -1,14 +1,15 @@
 /**
- * The simulated network between lease holders and the simulated service: every
- * call is a message that waits until a test delivers it (in any order), drops
- * it before the service acts, or drops its answer after the service acted (the
- * holder's call then fails as a timed-out request would). Answers to a paused
- * holder wait until it resumes. What each holder was answered is recorded.
+ * The simulated network between lease holders and the service's core
+ * (./lease-keeper-service.ts): every call is a message that waits until a test
+ * delivers it (in any order), drops it before the service acts, or drops its
+ * answer after the service acted (the holder's call then fails as a timed-out
+ * request would). Answers to a paused holder wait until it resumes. What each
+ * holder was answered is recorded.
  */
 import { IdError } from "../../src/ids/errors";
 import type { LeaseGrantFields, LeaseSource } from "../../src/ids/lease-source";
-import type { SimService } from "./lease-service-sim";
-import type { SimTime } from "./lease-sim";
+import type { KeeperService } from "./lease-keeper-service";
+import { type SimTime, settle } from "./lease-sim";
 
 type Kind = "acquire" | "renew" | "release";
 
@@ -16,6 +17,8 @@ interface Message {
 	holder: string;
 	kind: Kind;
 	args: { workerId?: number; leaseId?: string } | undefined;
+	/** The service is acting on it (its answer comes a few promise turns later). */
+	acting?: boolean;
 	/** Set once the service acted: what it answered. */
 	outcome?: { ok: true; value: LeaseGrantFields | undefined } | { ok: false; error: unknown };
 	resolve(value: unknown): void;
@@ -37,7 +40,7 @@ export class SimNetwork {
 
 	constructor(
 		private readonly time: SimTime,
-		private readonly service: SimService,
+		private readonly service: KeeperService,
 	) {}
 
 	source(holder: string): LeaseSource {
@@ -48,41 +51,40 @@ export class SimNetwork {
 		};
 	}
 
-	/** Requests not yet acted on. */
+	/** Requests not yet delivered. */
 	get requests(): number {
-		return this.messages.filter((m) => !m.outcome).length;
+		return this.messages.filter((m) => !m.acting).length;
 	}
 	/** Answers not yet delivered. */
 	get answers(): number {
 		return this.messages.filter((m) => m.outcome).length;
 	}
 
-	/** The service acts on the `pick`-th waiting request (its answer waits in turn). */
+	/**
+	 * The service acts on the `pick`-th waiting request; its answer waits in turn,
+	 * once the service has given it (after the promise turns a test settles).
+	 */
 	deliver(pick: number): void {
-		const message = this.nth((m) => !m.outcome, pick);
+		const message = this.nth((m) => !m.acting, pick);
 		if (!message) return;
+		message.acting = true;
 		this.counts.delivered++;
-		const now = this.time.now + this.service.offsetMs;
 		const args = message.args ?? {};
-		try {
-			if (message.kind === "acquire") {
-				message.outcome = {
-					ok: true,
-					value: this.service.acquire(now, this.probe++, args.workerId),
-				};
-			} else if (message.kind === "renew") {
-				message.outcome = {
-					ok: true,
-					value: this.service.renew(now, args.workerId as number, args.leaseId as string),
-				};
-			} else {
-				this.service.release(args.workerId as number, args.leaseId as string);
-				message.outcome = { ok: true, value: undefined };
-			}
-		} catch (error) {
-			this.counts.refusals++;
-			message.outcome = { ok: false, error };
-		}
+		const acted =
+			message.kind === "acquire"
+				? this.service.acquire(this.probe++, args.workerId)
+				: message.kind === "renew"
+					? this.service.renew(args.workerId as number, args.leaseId as string)
+					: this.service.release(args.workerId as number, args.leaseId as string);
+		acted.then(
+			(value) => {
+				message.outcome = { ok: true, value: value ?? undefined };
+			},
+			(error: unknown) => {
+				this.counts.refusals++;
+				message.outcome = { ok: false, error };
+			},
+		);
 	}
 
 	/** Delivers the `pick`-th waiting answer (to a holder that is not paused). */
@@ -109,7 +111,10 @@ export class SimNetwork {
 
 	/** Drops the `pick`-th message: a request the service never sees, or an answer that never arrives. */
 	lose(pick: number): void {
-		const message = this.nth((m) => !this.time.paused.has(m.holder), pick);
+		const message = this.nth(
+			(m) => !this.time.paused.has(m.holder) && (!m.acting || m.outcome !== undefined),
+			pick,
+		);
 		if (!message) return;
 		this.remove(message);
 		if (message.outcome) this.counts.lostAfter++;
@@ -117,9 +122,10 @@ export class SimNetwork {
 		message.reject(new IdError<string>("network_error", "the answer was lost"));
 	}
 
-	/** Delivers every request, then every answer to holders not paused, in order. */
-	flush(): void {
+	/** Delivers every request, lets the service answer, then delivers every answer to holders not paused, in order. */
+	async flush(): Promise<void> {
 		while (this.requests > 0) this.deliver(0);
+		await settle();
 		for (let left = this.answers; left > 0; left--) this.answer(0);
 	}
 

@@ -1,10 +1,10 @@
 /**
  * Lease holders of two languages against one running service, as processes: the
  * Python holder (examples/python-holder/holder.py) and the TypeScript one
- * (scripts/lease-holder.ts), one of each frozen (SIGSTOP) past its span and grace
- * so that another holder takes its worker ID, one Python holder forking a child
- * that holds a copy of its lease. Every ID they issue is checked in one ledger
- * (scripts/load/holder-ledger.ts).
+ * (scripts/lease-holder.ts), one frozen (SIGSTOP) past its span and grace so that
+ * another holder takes its worker ID, one Python holder forking a child that holds
+ * a copy of its lease, each with its wall clock an hour ahead or behind. Every ID
+ * they issue is checked in one ledger (scripts/load/holder-ledger.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -85,23 +85,31 @@ export async function runHolders(url: string, token: string, spanMs: number, gra
 	const dir = mkdtempSync(join(tmpdir(), "edge-ids-holders-"));
 	try {
 		const seconds = String((6 * spanMs) / 1_000);
+		const ahead = "--wall-clock-offset=3600000";
+		const behind = "--wall-clock-offset=-3600000";
 		const frozen = startHolder(dir, "py-frozen", "python", url, token, [
+			ahead,
 			"--seconds",
 			seconds,
 			"--batch",
 			"200",
 		]);
 		const forking = startHolder(dir, "py-forking", "python", url, token, [
+			behind,
 			"--seconds",
 			seconds,
 			"--fork-after",
 			"20000",
 		]);
-		const node = startHolder(dir, "ts", "typescript", url, token, ["--seconds", seconds]);
+		const node = startHolder(dir, "ts", "typescript", url, token, [behind, "--seconds", seconds]);
 		await Promise.all([issuing(frozen), issuing(forking), issuing(node)]);
 		// Frozen past its span and grace: its worker ID is free for the holder started now.
 		frozen.process.kill("SIGSTOP");
-		const taker = startHolder(dir, "ts-taker", "typescript", url, token, ["--seconds", seconds]);
+		const taker = startHolder(dir, "ts-taker", "typescript", url, token, [
+			ahead,
+			"--seconds",
+			seconds,
+		]);
 		await issuing(taker);
 		await sleep(spanMs + graceMs);
 		frozen.process.kill("SIGCONT");

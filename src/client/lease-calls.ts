@@ -55,16 +55,17 @@ export function leaseCalls(request: Request) {
 
 /**
  * `/leases/:workerId/:leaseId`, once both are segments: an empty, "." or ".."
- * leaseId would reach another route, and is no lease's (`lease_lost`, as the
- * service answers any leaseId it does not hold).
+ * leaseId would reach another route. It is refused as the service refuses any
+ * leaseId that is not of the form acquireLease answers (`400 invalid_lease_id`);
+ * other malformed ones are sent, percent-encoded, for the service to refuse.
  */
 function leasePath(lease: LeaseRef): string {
 	const { leaseId } = lease ?? {};
 	if (typeof leaseId !== "string" || leaseId === "" || /^(\.|%2e){1,2}$/i.test(leaseId)) {
 		throw new IdsError(
-			"lease_lost",
-			`leaseId must be the leaseId a grant answered; got ${typeof leaseId === "string" ? JSON.stringify(leaseId) : String(leaseId)}`,
-			409,
+			"invalid_lease_id",
+			`leaseId must be the 32 characters (A-Z a-z 0-9 _ -) that acquireLease answered; got ${typeof leaseId === "string" ? JSON.stringify(leaseId) : String(leaseId)}`,
+			400,
 			undefined,
 		);
 	}

@@ -130,7 +130,7 @@ describe("idsClient lease calls", () => {
 			const { client, sent } = recordingFetch([]);
 			const refused = await client.releaseLease({ workerId: 1, leaseId }).catch((e: unknown) => e);
 			expect(refused).toBeInstanceOf(IdsError);
-			expect(refused).toMatchObject({ code: "lease_lost", status: 409 });
+			expect(refused).toMatchObject({ code: "invalid_lease_id", status: 400 });
 			await expect(client.leaseStatus(-1)).rejects.toMatchObject({ code: "invalid_worker_id" });
 			expect(sent).toEqual([]);
 		},

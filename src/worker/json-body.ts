@@ -23,6 +23,7 @@ import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { type ServiceError, serviceError } from "./errors";
 import { lazySchema, once } from "./lazy-schema";
+import { invalidHolder, invalidLeaseWorkerId } from "./lease-input";
 import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
 /** The fields the body schemas share, built with the first of them (see lazySchema). */
@@ -44,6 +45,22 @@ export const snowflakeBody = lazySchema(() =>
 		prefix: fields().prefix,
 	}),
 );
+export const acquireLeaseBody = lazySchema(() =>
+	z.strictObject({
+		holder: z
+			.string()
+			.optional()
+			.describe(
+				"A label shown by the lease's status, such as a pod name: 1-128 printable characters",
+			),
+		workerId: z
+			.number()
+			.optional()
+			.describe("A worker ID of LEASE_WORKER_IDS; default: the service picks a free one"),
+	}),
+);
+/** Renewing takes no fields: a body, if any, must be an empty JSON object. */
+export const noFieldsBody = lazySchema(() => z.strictObject({}));
 export const typeidBody = lazySchema(() => {
 	const { count, prefix } = fields();
 	return z.strictObject({ count, prefix });
@@ -51,7 +68,10 @@ export const typeidBody = lazySchema(() => {
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
-/** Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes). */
+/**
+ * Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes; a lease's
+ * holder label of 128 characters is at most 512 bytes of UTF-8).
+ */
 const MAX_BODY_BYTES = 1024;
 
 const limitBody = bodyLimit({
@@ -78,6 +98,8 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === "format" && c.req.path.startsWith("/snowflake")) return invalidSnowflakeFormat(got);
 	if (field === "format") return invalidFormat(got);
 	if (field === "prefix") return invalidPrefix(got);
+	if (field === "holder") return invalidHolder(got);
+	if (field === "workerId") return invalidLeaseWorkerId(c.var.config, got, "rpc");
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
 	return invalidBodyCount(c.var.config, got, countKindOf(c.req.path));
 }

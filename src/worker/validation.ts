@@ -11,6 +11,7 @@ import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import { lazySchema, once } from "./lazy-schema";
+import { invalidLeaseWorkerId } from "./lease-input";
 import { declareQuery } from "./middleware/known-query";
 import {
 	countAllowed,
@@ -100,6 +101,21 @@ export const workerIdParam = lazySchema(() =>
 		workerId: fields().decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 	}),
 );
+export const leaseWorkerIdParam = lazySchema(() =>
+	z.object({
+		workerId: fields().decimalInteger.describe("A worker ID of LEASE_WORKER_IDS"),
+	}),
+);
+export const leaseParams = lazySchema(() =>
+	z.object({
+		workerId: fields().decimalInteger.describe("A worker ID of LEASE_WORKER_IDS"),
+		leaseId: z
+			.string()
+			.describe(
+				"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
+			),
+	}),
+);
 export const idParam = lazySchema(() =>
 	z.object({
 		id: z
@@ -148,6 +164,7 @@ function errorFor(
 	const path = c.req.path;
 	if (field === "prefix") return invalidPrefix(got);
 	if (field === "kind" || field === "from" || field === "to") return invalidRangeField(field, got);
+	if (field === "workerId" && path.startsWith("/leases/")) return invalidLeaseWorkerId(config, got);
 	if (field === "workerId" && path === "/range") {
 		return new IdError(
 			"invalid_worker_id",

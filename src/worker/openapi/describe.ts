@@ -14,18 +14,24 @@ import type * as z from "zod";
 import { type AnswerSchemas, answerSchemas, errorSchema } from "./schemas";
 
 export interface OperationSpec {
-	method: "get" | "post";
+	method: "get" | "post" | "delete";
 	/** OpenAPI form: `/snowflake/{workerId}`. */
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Snowflake" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
+	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
 	params?: z.ZodObject;
 	query?: z.ZodObject;
 	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
 	body?: z.ZodObject;
-	/** The 200 answer's JSON schema, by name in ./schemas.ts (absent: `html` or a document). */
+	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent`). */
 	ok?: keyof AnswerSchemas;
+	/** Success is 201 Created (with `ok`'s body), not 200. */
+	created?: boolean;
+	/** Success is 204 No Content. */
+	noContent?: boolean;
+	/** May answer 409 (a lease conflict, or leases off): the codes under 409. */
+	conflicts?: boolean;
 	/** A generation answer: also one ID per line for `Accept: text/plain`. */
 	ids?: boolean;
 	/** Answers HTML (the playground, the reference page). */
@@ -51,6 +57,7 @@ function errorAnswer(status: number, description: string, retry = false) {
 }
 
 function success(spec: OperationSpec) {
+	if (spec.noContent) return { description: "Done; no body" };
 	if (spec.html)
 		return {
 			description: "An HTML page",
@@ -63,7 +70,9 @@ function success(spec: OperationSpec) {
 	return {
 		description: spec.ids
 			? "The IDs; with `Accept: text/plain`, one ID per line. Never cached."
-			: "The answer",
+			: spec.created
+				? "Created"
+				: "The answer",
 		content,
 	};
 }
@@ -100,7 +109,7 @@ function describe(spec: OperationSpec): RouteConfig {
 				: {}),
 		},
 		responses: {
-			200: success(spec),
+			[spec.created ? 201 : spec.noContent ? 204 : 200]: success(spec),
 			// Every route but the HTML pages refuses a query parameter it does not take.
 			...(spec.html && !hasInput
 				? {}
@@ -115,6 +124,15 @@ function describe(spec: OperationSpec): RouteConfig {
 			...(spec.body
 				? {
 						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),
+					}
+				: {}),
+			...(spec.conflicts
+				? {
+						409: errorAnswer(
+							409,
+							"Leases are off, the worker ID is held or leased, or the lease was lost; `no_free_worker_id` sends Retry-After",
+							true,
+						),
 					}
 				: {}),
 			...(spec.public

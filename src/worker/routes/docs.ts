@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { version } from "../../../package.json";
 import type { AppEnv } from "../app-env";
 import { operation } from "../openapi/describe";
+import { leaseOperations } from "./leases";
 import { metaOperations } from "./meta";
 import { pageOperations } from "./page";
 import { rangeOperations } from "./range";
@@ -60,6 +61,7 @@ export function openApiDocument() {
 		...metaOperations,
 		...regionOperations,
 		...snowflakeOperations,
+		...leaseOperations,
 		...statelessOperations,
 		...typeidOperations,
 		...rangeOperations,

@@ -1,0 +1,129 @@
+/**
+ * A lease holder's calls with exact expectations: single IDs on the generator's fast
+ * path, what a closed or aborted holder answers, a span at the epoch, the acquire it
+ * sends, and a holder on a host without process IDs.
+ */
+import { describe, expect, it } from "vitest";
+import { SnowflakeLayout } from "../../src/ids/layout";
+import { LeaseHolder } from "../../src/ids/lease-holder";
+import type { LeaseGrantFields } from "../../src/ids/lease-source";
+import { grant, leaseLayout, leaseLost, ScriptedSource } from "./lease-script";
+import { SimProcess, SimTime, settle } from "./lease-sim";
+
+const layout = new SnowflakeLayout(leaseLayout);
+const fields = (ids: string[]) => ids.map((id) => layout.decompose(BigInt(id)));
+const SERVER = 1_000_000;
+const firstSpan = grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER });
+
+/** A holder on simulated time holding `first` (worker 7's 30 s span unless given). */
+async function holding(first: LeaseGrantFields = firstSpan, processId?: "none") {
+	const time = new SimTime();
+	const process = new SimProcess(time, "holder");
+	const source = new ScriptedSource(time);
+	const holder = new LeaseHolder({
+		...process.hostOptions(),
+		...(processId === "none" ? { processId: undefined } : {}),
+		source,
+	});
+	expect(holder.workerId).toBeUndefined();
+	const starting = holder.start();
+	source.only("acquire").answer(first);
+	await starting;
+	return { time, source, holder };
+}
+
+describe("LeaseHolder calls", () => {
+	it("issues single IDs of one tick as consecutive sequences, a batch between them taking the next", async () => {
+		const { holder } = await holding();
+		const ids = [
+			...(await holder.next()),
+			...(await holder.next()),
+			...(await holder.next(3)),
+			...(await holder.next()),
+		];
+		expect(fields(ids)).toEqual(
+			[0, 1, 2, 3, 4, 5].map((sequence) => ({ tick: SERVER, workerId: 7, sequence })),
+		);
+	});
+
+	it("issues from tick 0 when its first span starts at the epoch", async () => {
+		const { holder } = await holding(grant({ from: 0, to: 30_000, serverNowMs: 0 }));
+		expect(fields(await holder.next(2))).toEqual([
+			{ tick: 0, workerId: 7, sequence: 0 },
+			{ tick: 0, workerId: 7, sequence: 1 },
+		]);
+	});
+
+	it("asks for any worker ID with no keys it was not given, else for its holder label and worker ID", async () => {
+		const { source } = await holding();
+		expect(source.calls[0]?.args).toStrictEqual({});
+		const time = new SimTime();
+		const named = new ScriptedSource(time);
+		const holder = new SimProcess(time, "named").holder({
+			source: named,
+			holder: "pod-7",
+			workerId: 9,
+		});
+		void holder.start().catch(() => undefined);
+		expect(named.only("acquire").args).toStrictEqual({ holder: "pod-7", workerId: 9 });
+	});
+
+	it("works on a host without process IDs (no fork check)", async () => {
+		const { holder, time, source } = await holding(firstSpan, "none");
+		expect(fields(await holder.next())).toEqual([{ tick: SERVER, workerId: 7, sequence: 0 }]);
+		await time.advanceTo(10_000);
+		source.only("renew").fail(leaseLost());
+		await settle();
+		const call = holder.next();
+		await settle();
+		const now = SERVER + 10_000;
+		source
+			.only("acquire")
+			.answer(grant({ workerId: 8, from: now, to: now + 30_000, serverNowMs: now }));
+		expect(fields(await call)).toEqual([{ tick: now, workerId: 8, sequence: 0 }]);
+		// The new lease is used as is: no acquire per call.
+		await holder.next(2);
+		expect(source.open("acquire")).toEqual([]);
+		expect(holder.stats().acquires).toBe(2);
+	});
+
+	it("after close(), refuses calls as closed; after abort(), as aborted; close() then abort() stays closed", async () => {
+		const closed = await holding();
+		const closing = closed.holder.close();
+		closed.holder.abort();
+		await settle();
+		closed.source.only("release").answer(undefined);
+		await closing;
+		await expect(closed.holder.next()).rejects.toMatchObject({
+			code: "aborted",
+			detail: "the leased generator was closed; it issues no more IDs",
+		});
+
+		const aborted = await holding();
+		aborted.holder.abort();
+		await expect(aborted.holder.next()).rejects.toMatchObject({
+			code: "aborted",
+			detail: "the leased generator was aborted (its signal); it issues no more IDs",
+		});
+	});
+
+	it("closed while a call waits for a new lease: the call and every later one are refused", async () => {
+		const { holder, time, source } = await holding();
+		await time.advanceTo(10_000);
+		source.only("renew").fail(leaseLost());
+		await settle();
+		const waiting = holder.next().catch((error: unknown) => error);
+		await settle();
+		const closing = holder.close();
+		const now = SERVER + 10_000;
+		source
+			.only("acquire")
+			.answer(grant({ workerId: 8, from: now, to: now + 30_000, serverNowMs: now }));
+		await settle();
+		source.only("release").answer(undefined);
+		await closing;
+		expect(await waiting).toMatchObject({ code: "aborted" });
+		await expect(holder.next()).rejects.toMatchObject({ code: "aborted" });
+		await expect(holder.next(3)).rejects.toMatchObject({ code: "aborted" });
+	});
+});

@@ -1,5 +1,5 @@
 /**
- * The suite as mutation testing runs it (stryker.config.mjs, stryker.worker.config.mjs):
+ * The suite as mutation testing runs it (mutation/*.config.mjs):
  * vitest.config.ts's projects named in MUTATION_PROJECTS (comma-separated; default
  * "core,client"). Not the integration project: it runs the bundle in a separate
  * Miniflare process, which Stryker cannot switch mutants in.

@@ -9,25 +9,25 @@
  * (src/worker/openapi: documentation text, checked as a whole against the OpenAPI schema,
  * not string by string), the docs page's HTML and the type-only files.
  */
-import core from "./stryker.config.mjs";
+import { area } from "./base.mjs";
 
 // The vitest project the test runners run (vitest.mutation.config.ts); they inherit this.
 process.env.MUTATION_PROJECTS ??= "worker";
 
-export default {
-	...core,
-	mutate: [
+export default area(
+	"worker",
+	[
 		"src/worker/**/*.ts",
 		"!src/worker/openapi/**",
 		"!src/worker/routes/docs.ts",
 		"!src/worker/env.d.ts",
 		"!src/worker/app-env.ts",
 	],
-	// Module-level code (route tables, schemas) runs once per test file in workerd: a mutant
-	// there needs every test file run again (minutes each). Those are left out of the score.
-	ignoreStatic: true,
-	timeoutMS: 20_000,
-	incrementalFile: "reports/mutation/worker-incremental.json",
-	htmlReporter: { fileName: "reports/mutation/worker.html" },
-	jsonReporter: { fileName: "reports/mutation/worker.json" },
-};
+	null,
+	{
+		// Module-level code (route tables, schemas) runs once per test file in workerd: a mutant
+		// there needs every test file run again (minutes each). Those are left out of the score.
+		ignoreStatic: true,
+		timeoutMS: 20_000,
+	},
+);

@@ -125,5 +125,76 @@ describe("LeaseHolder calls", () => {
 		expect(await waiting).toMatchObject({ code: "aborted" });
 		await expect(holder.next()).rejects.toMatchObject({ code: "aborted" });
 		await expect(holder.next(3)).rejects.toMatchObject({ code: "aborted" });
+		// The lease granted during the close is released, never renewed.
+		await time.advanceTo(120_000);
+		expect(source.calls.filter((c) => c.kind === "renew").map((c) => c.args)).toEqual([
+			{ workerId: 7, leaseId: "L7" },
+		]);
+	});
+});
+
+describe("LeaseHolder bounds", () => {
+	it("refuses a wait or borrowing bound that is not a finite number of ms, at least 0", () => {
+		const time = new SimTime();
+		const process = new SimProcess(time, "holder");
+		const source = new ScriptedSource(time);
+		for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, "5" as unknown as number]) {
+			expect(() => process.holder({ source, maxWaitMs: bad })).toThrow(
+				expect.objectContaining({
+					code: "invalid_config",
+					detail: `maxWaitMs must be a finite number of ms, at least 0; got ${String(bad)}`,
+				}),
+			);
+			expect(() => process.holder({ source, maxBorrowMs: bad })).toThrow(
+				expect.objectContaining({ detail: expect.stringMatching(/^maxBorrowMs must be/) }),
+			);
+		}
+		expect(() => process.holder({ source, maxWaitMs: 0, maxBorrowMs: 0 })).not.toThrow();
+	});
+
+	it("after a renewal at the span's end, issues up to the new to and then waits again", async () => {
+		const { holder, time, source } = await holding();
+		// Renewals at 10 s and 16.7 s fail: none in flight when the span ends.
+		await time.advanceTo(10_000);
+		source.only("renew").fail(new Error("network"));
+		await time.advanceTo(16_667);
+		source.only("renew").fail(new Error("network"));
+		await time.advanceTo(30_000);
+		const atEnd = holder.next();
+		await settle();
+		// The service renews by one tick only: to = SERVER + 30,001.
+		for (const call of source.open("renew")) {
+			call.answer(grant({ from: SERVER, to: SERVER + 30_001, serverNowMs: SERVER + 30_000 }));
+		}
+		expect(fields(await atEnd)).toEqual([{ tick: SERVER + 30_000, workerId: 7, sequence: 0 }]);
+		// Tick SERVER + 30,001 is `to`: not this holder's until another renewal.
+		await time.advanceTo(30_001);
+		let settled = false;
+		const past = holder.next().finally(() => {
+			settled = true;
+		});
+		await settle();
+		expect(settled).toBe(false);
+		for (const call of source.open("renew")) {
+			call.answer(grant({ from: SERVER, to: SERVER + 60_001, serverNowMs: SERVER + 30_001 }));
+		}
+		expect(fields(await past)).toEqual([{ tick: SERVER + 30_001, workerId: 7, sequence: 0 }]);
+	});
+
+	it("close() releases a held lease once, and never a lost one", async () => {
+		const held = await holding();
+		const closing = held.holder.close();
+		await settle();
+		held.source.only("release").answer(undefined);
+		await closing;
+		expect(held.holder.stats().releases).toBe(1);
+
+		const lost = await holding();
+		await lost.time.advanceTo(10_000);
+		lost.source.only("renew").fail(leaseLost());
+		await settle();
+		await lost.holder.close();
+		expect(lost.source.times("release")).toEqual([]);
+		expect(lost.holder.stats().releases).toBe(0);
 	});
 });

@@ -122,14 +122,16 @@ export class LeaseKeeper {
 			const ruling = rule({ mark, lease: this.lease }, now);
 			if (!ruling.ok) return { value: ruling };
 			const { book } = ruling;
-			// Stryker disable next-line ConditionalExpression: a rule that moves the mark always makes a new lease record
-			const changed = book.lease !== this.lease || book.mark !== mark;
+			const changed =
+				book.lease !== this.lease ||
+				// Stryker disable next-line ConditionalExpression: a rule that moves the mark always makes a new lease record
+				book.mark !== mark;
 			if (changed) await this.persistLease(book);
 			this.lease = book.lease;
 			const lease = book.lease as LeaseRecord;
 			return {
 				value: { ok: true, value: { from: lease.from, to: lease.to, serverNowMs: now } },
-				// Stryker disable next-line ConditionalExpression,EqualityOperator: the generator's last tick is at or above the mark since the grant that set it, so through = mark changes nothing
+				// Stryker disable next-line EqualityOperator: the generator's last tick is at or above the mark since the grant that set it, so through = mark changes nothing
 				through: book.mark > mark ? book.mark : undefined,
 			};
 		});

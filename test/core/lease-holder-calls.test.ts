@@ -198,3 +198,35 @@ describe("LeaseHolder bounds", () => {
 		expect(lost.holder.stats().releases).toBe(0);
 	});
 });
+
+describe("LeaseHolder renewals from a waiting call", () => {
+	it("a call that reaches the span's end renews at once when the last renewal went out a gap ago", async () => {
+		const time = new SimTime();
+		const process = new SimProcess(time, "holder");
+		const source = new ScriptedSource(time);
+		// Timers that never fire (a starved event loop): renewals go out from calls only.
+		const holder = new LeaseHolder({
+			...process.hostOptions(),
+			background: () => () => {},
+			maxBorrowMs: 0,
+			source,
+		});
+		const starting = holder.start();
+		source.only("acquire").answer(firstSpan);
+		await starting;
+		await time.advanceTo(29_000);
+		await holder.next(); // overdue since 10 s: a renewal goes out now, the next due at 30 s
+		source.only("renew").fail(new Error("network"));
+		await time.advanceTo(29_999);
+		// Two ticks' worth: the second is `to`, reached at 30 s, a gap (1 s) after the last renewal.
+		const call = holder.next(4_096 + 1);
+		await time.advanceTo(30_000);
+		expect(source.times("renew")).toEqual([29_000, 30_000]);
+		source
+			.only("renew")
+			.answer(grant({ from: SERVER, to: SERVER + 60_000, serverNowMs: SERVER + 30_000 }));
+		const ids = fields(await call);
+		expect(ids.at(-1)).toEqual({ tick: SERVER + 30_000, workerId: 7, sequence: 0 });
+		expect(holder.stats()).toMatchObject({ renewals: 2, renewalsGranted: 1, renewalsFailed: 1 });
+	});
+});

@@ -10,24 +10,13 @@ import {
 	grantSpan,
 	issueRefusal,
 	type LeaseBook,
-	type LeaseRuling,
 	releaseSpan,
 } from "../../src/ids/lease-rules";
-import { terms } from "./lease-setup";
+import { granted, refusal, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };
 const ask = { leaseHash: "a", holder: null };
 const is = (hash: string) => (stored: string) => stored === hash;
-
-function granted(ruling: LeaseRuling): LeaseBook {
-	if (!ruling.ok) throw new Error(`refused: ${ruling.refusal.message}`);
-	return ruling.book;
-}
-
-function refusal(ruling: LeaseRuling) {
-	if (ruling.ok) throw new Error("granted, expected a refusal");
-	return ruling.refusal;
-}
 
 const heldA = granted(grantSpan(terms, fresh, ask, 1_000)); // [1,000, 31,000)
 

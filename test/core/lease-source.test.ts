@@ -11,7 +11,7 @@ const good = grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 });
 
 describe("failureCode", () => {
 	it("reads an error's code, else the code its message starts with (an RPC rejection)", () => {
-		expect(failureCode(new IdError("lease_lost", "gone"))).toBe("lease_lost");
+		expect(failureCode(new IdError("clock_regression", "back"))).toBe("clock_regression");
 		expect(failureCode({ code: "unavailable" })).toBe("unavailable");
 		expect(failureCode(new Error("lease_lost: this lease was released"))).toBe("lease_lost");
 		// Only at the start, only lowercase words with underscores, then ": ".

@@ -230,3 +230,44 @@ describe("LeaseHolder renewals from a waiting call", () => {
 		expect(holder.stats()).toMatchObject({ renewals: 2, renewalsGranted: 1, renewalsFailed: 1 });
 	});
 });
+
+describe("LeaseHolder renewal answers", () => {
+	it("re-anchor its clock on the service's: an answer showing the service 500 ms further on moves it", async () => {
+		const { holder, time, source } = await holding();
+		await time.advanceTo(10_000);
+		expect(holder.now()).toBe(SERVER + 10_000);
+		source
+			.only("renew")
+			.answer(grant({ from: SERVER, to: SERVER + 40_500, serverNowMs: SERVER + 10_500 }));
+		await settle();
+		expect(holder.now()).toBe(SERVER + 10_500);
+	});
+
+	it("a late answer for a lease already replaced leaves the new lease's renewals on schedule", async () => {
+		const { holder, time, source } = await holding();
+		await time.advanceTo(10_000);
+		const late = source.only("renew"); // left unanswered for now
+		await time.advanceTo(16_667);
+		source.open("renew")[1]?.fail(leaseLost());
+		await settle();
+		const call = holder.next();
+		await settle();
+		const now = SERVER + 16_667;
+		source
+			.only("acquire")
+			.answer(grant({ workerId: 8, from: now, to: now + 30_000, serverNowMs: now }));
+		await call;
+		// Worker 7's renewal answers now, granted: it is not the lease followed any more.
+		late.answer(grant({ from: SERVER, to: SERVER + 40_000, serverNowMs: SERVER + 16_667 }));
+		await settle();
+		await time.advanceTo(26_667);
+		const renewed = source.calls
+			.filter((c) => c.kind === "renew")
+			.map((c) => [Math.round(c.at), c.args]);
+		expect(renewed).toEqual([
+			[10_000, { workerId: 7, leaseId: "L7" }],
+			[16_667, { workerId: 7, leaseId: "L7" }],
+			[26_667, { workerId: 8, leaseId: "L8" }],
+		]);
+	});
+});

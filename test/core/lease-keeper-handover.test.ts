@@ -20,6 +20,8 @@ describe("handing ticks over", () => {
 		expect(marks.at(-1)).toBeGreaterThanOrEqual(1_501);
 		// The work gets the mark: every tick issued or given away is at or below it.
 		expect(await gen.handOver((mark) => ({ value: mark }))).toBeGreaterThanOrEqual(1_501);
+		// Nothing is left in flight: the next ID of the tick comes at once.
+		expect(fieldsOf([gen.nextNow() ?? ""])).toEqual([{ tick: 1_501, workerId: 7, sequence: 1 }]);
 	});
 
 	it("handOver: a through at or below the last tick changes nothing, and a failed work neither", async () => {

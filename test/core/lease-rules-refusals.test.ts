@@ -50,6 +50,8 @@ describe("lease refusals, word for word", () => {
 	});
 
 	it("a clock before the epoch, shown as ISO text while a Date holds it, else as a number", () => {
+		// The epoch itself is tick 0, a tick like any other.
+		expect(granted(grantSpan(terms, fresh, ask, 0)).lease).toMatchObject({ from: 0, to: 30_000 });
 		expect(refusal(grantSpan(terms, fresh, ask, -1)).detail).toBe(
 			"the clock (1969-12-31T23:59:59.999Z) is before the Snowflake epoch (1970-01-01T00:00:00.000Z)",
 		);

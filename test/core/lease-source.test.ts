@@ -4,10 +4,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
-import { checkedGrant, failureCode } from "../../src/ids/lease-source";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import {
+	checkedGrant,
+	failureCode,
+	layoutChanged,
+	leaseExpired,
+	spanAhead,
+} from "../../src/ids/lease-source";
 import { grant } from "./lease-script";
 
 const good = grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 });
+const layout = new SnowflakeLayout(good.layout);
 
 describe("failureCode", () => {
 	it("reads an error's code, else the code its message starts with (an RPC rejection)", () => {
@@ -30,10 +38,12 @@ describe("checkedGrant", () => {
 		const { grant: checked, layout } = checkedGrant(good);
 		expect(checked).toBe(good);
 		expect(layout.maxWorkerId).toBe(1_023);
-		// The layout's ends are grants too: worker IDs 0 and 1,023.
+		// The layout's ends are grants too: worker IDs 0 and 1,023, tick 0, its last tick.
 		for (const workerId of [0, 1_023]) {
 			expect(checkedGrant({ ...good, workerId }).grant.workerId).toBe(workerId);
 		}
+		expect(checkedGrant({ ...good, from: 0 }).grant.from).toBe(0);
+		expect(checkedGrant({ ...good, to: layout.tickLimit }).grant.to).toBe(layout.tickLimit);
 	});
 
 	it.each([
@@ -45,6 +55,8 @@ describe("checkedGrant", () => {
 		["from", -1],
 		["from", 0.5],
 		["to", 1_000],
+		["to", 1_000.5],
+		["to", 2 ** 41 + 1],
 		["serverNowMs", Number.POSITIVE_INFINITY],
 	])("refuses a %s of %s (internal), naming the field and the value", (field, value) => {
 		expect(() => checkedGrant({ ...good, [field]: value })).toThrow(
@@ -53,5 +65,26 @@ describe("checkedGrant", () => {
 				detail: expect.stringMatching(new RegExp(`^a lease answer's ${field} is `)),
 			}),
 		);
+	});
+});
+
+describe("the holder's own refusals, word for word", () => {
+	it("a changed layout, a span that ended unrenewed, a span starting too far ahead", () => {
+		const other = new SnowflakeLayout({ ...TWITTER_LAYOUT, timeUnitMs: 10 });
+		expect(layoutChanged(layout, other).detail).toBe(
+			`the service's layout changed from ${layout.fingerprint()} to ${other.fingerprint()} while this generator ran; IDs under two layouts do not compare, so it issues no more (make a new one)`,
+		);
+		expect(leaseExpired(7, 31_000, 2_000)).toMatchObject({
+			code: "lease_expired",
+			retryAfterSeconds: 1,
+			detail:
+				"worker ID 7's leased span ended at 1970-01-01T00:00:31.000Z (the service's clock) and no renewal extended it within 2000 ms; the service is unreachable or slow: retry shortly",
+		});
+		expect(spanAhead(7, 2_500.5, 2_000)).toMatchObject({
+			code: "overloaded",
+			retryAfterSeconds: 3,
+			detail:
+				"worker ID 7's leased span starts 2501 ms ahead of the service's clock (its last holder released it moments ago, so the span begins after the last one ended), more than the 2000 ms one call waits; retry then",
+		});
 	});
 });

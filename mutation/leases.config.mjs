@@ -4,5 +4,5 @@ import { area } from "./base.mjs";
 export default area(
 	"leases",
 	["src/ids/lease-*.ts", "src/ids/held-lease.ts", "src/ids/server-clock.ts"],
-	null,
+	91,
 );

@@ -4,5 +4,5 @@ import { area } from "./base.mjs";
 export default area(
 	"pools",
 	["src/ids/id-pool.ts", "src/ids/blocks.ts", "src/ids/id-bounds.ts"],
-	null,
+	100,
 );

@@ -37,7 +37,7 @@ function startHolder(
 	const flags = ["--url", url, "--token", token, "--holder", name, "--out", out, ...extra];
 	const child =
 		language === "python"
-			? spawn("python3", [join(REPO, "examples/python-holder/holder.py"), ...flags])
+			? spawn("python3", ["-B", join(REPO, "examples/python-holder/holder.py"), ...flags])
 			: spawn(
 					process.execPath,
 					["--import", "tsx", join(REPO, "scripts/lease-holder.ts"), ...flags],

@@ -7,6 +7,10 @@
  *   const service = await startBundledService({ REQUEST_LOG: "off" });
  *   await fetch(`${service.url}/health`);
  *   await service.stop();
+ *
+ *   // A bundle built once, started many times (each a fresh workerd, so a new isolate):
+ *   const script = buildBundle(".build/cold", "wrangler.toml");
+ *   const fresh = await startBundle(script, "wrangler.toml");
  */
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -23,26 +27,65 @@ export function buildBundle(outdir = "dist", config = "wrangler.toml"): string {
 	return resolve(outdir, "index.js");
 }
 
-/** The service's bundle in Miniflare, with wrangler.toml's vars overridden by `vars`. */
-export async function startBundledService(vars: Record<string, string> = {}) {
-	const config = unstable_readConfig({ config: "wrangler.toml" });
-	const scriptPath = buildBundle();
+interface DurableObjectBinding {
+	name: string;
+	class_name: string;
+}
+interface RateLimitBinding {
+	name: string;
+	namespace_id: string;
+}
+
+export interface StartOptions {
+	/** Over the config's vars. */
+	vars?: Record<string, string>;
+	/** Open workerd's inspector (DevTools protocol) on a free port: `inspectorUrl()`. */
+	inspector?: boolean;
+	/** Where the Worker's console lines go; default: dropped (a benchmark's output stays its own). */
+	log?: (line: string) => void;
+}
+
+/**
+ * The bundle at `scriptPath` in a new Miniflare, with the compatibility date, vars and
+ * Durable Objects (SQLite, in memory) of the wrangler config `config`; a rate limiter
+ * (RATE_LIMITER) with a limit no benchmark reaches: the bench measures the service,
+ * not the limiter.
+ */
+export async function startBundle(scriptPath: string, config: string, options: StartOptions = {}) {
+	const wrangler = unstable_readConfig({ config });
+	const durableObjects = Object.fromEntries(
+		wrangler.durable_objects.bindings.map(({ name, class_name }: DurableObjectBinding) => [
+			name,
+			{ className: class_name, useSQLite: true },
+		]),
+	);
+	const ratelimits = Object.fromEntries(
+		wrangler.ratelimits.map(({ name, namespace_id }: RateLimitBinding) => [
+			name,
+			{ namespace_id, simple: { limit: 1_000_000_000, period: 10 as const } },
+		]),
+	);
+	const log = options.log ?? (() => {});
 	// Miniflare 5 takes these (v4-shaped) options through its converter.
 	const mf = new Miniflare(
 		convertV4MiniflareOptions({
 			host: "127.0.0.1",
 			port: 0,
+			...(options.inspector ? { inspectorPort: 0 } : {}),
 			modules: true,
 			scriptPath,
-			compatibilityDate: config.compatibility_date,
-			bindings: { ...(config.vars as Record<string, string>), ...vars },
-			durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
-			// A limit no benchmark reaches: the bench measures the service, not the limiter.
-			ratelimits: {
-				RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1_000_000_000, period: 10 } },
-			},
+			compatibilityDate: wrangler.compatibility_date,
+			bindings: { ...(wrangler.vars as Record<string, string>), ...options.vars },
+			durableObjects,
+			ratelimits,
+			handleStructuredLogs: ({ message }) => log(message),
 		}),
 	);
 	const url = (await mf.ready).toString().replace(/\/$/, "");
-	return { url, stop: () => mf.dispose() };
+	return { url, inspectorUrl: () => mf.getInspectorURL(), stop: () => mf.dispose() };
+}
+
+/** The service's bundle, built now, in Miniflare, with wrangler.toml's vars overridden by `vars`. */
+export async function startBundledService(vars: Record<string, string> = {}) {
+	return startBundle(buildBundle(), "wrangler.toml", { vars });
 }

@@ -1,0 +1,200 @@
+/**
+ * npm run bench:cold — a new isolate's first requests against a bare Hono app's: the
+ * service's real bundle and a bare Hono app with a bare Durable Object
+ * (scripts/startup-baseline, same compatibility date, built by the same wrangler),
+ * each in a fresh Miniflare (a new workerd, so a new isolate) per round, the two
+ * interleaved round by round.
+ *
+ *   npm run bench:cold                  # 7 rounds
+ *   npm run bench:cold -- --rounds 11
+ *   npm run bench:cold -- --profile     # what the first requests run, in order, with times
+ *
+ * A sequence asks each of its paths first once (timed: the first request's wall
+ * time), then 20 times more (the warm median). "extra" is the first request's time
+ * minus the warm median — what the first use of the path costs — and the figure that
+ * counts is ours minus the bare app's, per round; the table shows its median and range.
+ * The service runs with its default config (wrangler.toml's vars: the request log on).
+ * A benchmark, not a test: run it on a quiet machine.
+ *
+ * `--profile` takes one fresh isolate of each target through each sequence with
+ * workerd's inspector open and prints, per first request, a CPU profile read against
+ * the bundle's source map (scripts/lib/cpu-profile.ts): busy time by file or package,
+ * by function of ours (inclusive), and the timeline of what ran. The inspector slows
+ * the isolate: read a profile for what runs and its shares, the rounds for the figures.
+ */
+import { availableParallelism, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import {
+	busyByFunction,
+	busyByOrigin,
+	busyBySelf,
+	profileWhile,
+	sourceMapOf,
+	timeline,
+} from "./lib/cpu-profile";
+import { buildBundle, startBundle } from "./lib/miniflare-service";
+
+const { values } = parseArgs({
+	options: {
+		rounds: { type: "string", default: "7" },
+		warm: { type: "string", default: "20" },
+		profile: { type: "boolean", default: false },
+	},
+});
+const rounds = Math.max(3, Number(values.rounds));
+const warmRequests = Math.max(5, Number(values.warm));
+
+interface Sequence {
+	/** What the first path follows, for the table. */
+	name: string;
+	paths: { path: string; label: string }[];
+}
+
+const SEQUENCES: Sequence[] = [
+	{
+		name: "/health first",
+		paths: [
+			{ path: "/health", label: "`/health` first (app-wide first use)" },
+			{ path: "/ulid", label: "`/ulid` after `/health` (the route's own first use)" },
+			{ path: "/snowflake/1", label: "`/snowflake/1` after both (its object starts)" },
+		],
+	},
+	{ name: "/ulid first", paths: [{ path: "/ulid", label: "`/ulid` first" }] },
+];
+
+const TARGETS = [
+	{ name: "edge-ids", config: "wrangler.toml", outdir: ".build/cold/service" },
+	{
+		name: "bare",
+		config: "scripts/startup-baseline/wrangler.toml",
+		outdir: ".build/cold/baseline",
+	},
+] as const;
+
+async function timed(url: string): Promise<number> {
+	const started = performance.now();
+	const response = await fetch(url);
+	await response.arrayBuffer();
+	const ms = performance.now() - started;
+	if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+	return ms;
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2
+		? (sorted[mid] as number)
+		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** One fresh isolate through a sequence: each path's first time and warm median. */
+async function runSequence(script: string, config: string, sequence: Sequence) {
+	const service = await startBundle(script, config);
+	try {
+		const result: { first: number; warm: number }[] = [];
+		for (const { path } of sequence.paths) {
+			const first = await timed(`${service.url}${path}`);
+			const warm: number[] = [];
+			for (let i = 0; i < warmRequests; i++) warm.push(await timed(`${service.url}${path}`));
+			result.push({ first, warm: median(warm) });
+		}
+		return result;
+	} finally {
+		await service.stop();
+	}
+}
+
+const scripts = TARGETS.map((target) => buildBundle(target.outdir, target.config));
+if (values.profile) {
+	await profileSequences();
+	process.exit(0);
+}
+console.log(
+	`first requests of a fresh isolate (Miniflare's workerd), ${rounds} interleaved rounds, ${warmRequests} warm requests per path; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
+);
+
+/** extras[sequence][path][target] = the extra ms of each round. */
+const extras = SEQUENCES.map((sequence) =>
+	sequence.paths.map(() => TARGETS.map(() => [] as number[])),
+);
+const firsts = SEQUENCES.map((sequence) =>
+	sequence.paths.map(() => TARGETS.map(() => [] as number[])),
+);
+for (let round = 0; round < rounds; round++) {
+	for (const [s, sequence] of SEQUENCES.entries()) {
+		// Alternate which goes first, so neither always meets the other's leftovers.
+		const order = round % 2 === 0 ? [0, 1] : [1, 0];
+		for (const t of order) {
+			const target = TARGETS[t] as (typeof TARGETS)[number];
+			const result = await runSequence(scripts[t] as string, target.config, sequence);
+			for (const [p, { first, warm }] of result.entries()) {
+				extras[s]?.[p]?.[t]?.push(first - warm);
+				firsts[s]?.[p]?.[t]?.push(first);
+			}
+		}
+	}
+	process.stdout.write(`  round ${round + 1}/${rounds} done\n`);
+}
+
+const range = (values: number[]) =>
+	`${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+const cell = (values: number[]) => `${median(values).toFixed(1)} ms (${range(values)})`;
+
+console.log("");
+console.log(
+	"| first path on a fresh isolate | edge-ids extra | bare extra | **extra over bare** (median, range) |",
+);
+console.log("|---|---|---|---|");
+for (const [s, sequence] of SEQUENCES.entries()) {
+	for (const [p, { label }] of sequence.paths.entries()) {
+		const [ours = [], bare = []] = extras[s]?.[p] ?? [];
+		const over = ours.map((value, round) => value - (bare[round] ?? 0));
+		console.log(`| ${label} | ${cell(ours)} | ${cell(bare)} | **${cell(over)}** |`);
+	}
+}
+console.log(`\nload average at the end ${loadavg()[0]?.toFixed(2)}`);
+
+/** `--profile`: each sequence's first requests on a fresh isolate, profiled. */
+async function profileSequences(): Promise<void> {
+	const ms = (value: number) => `${value.toFixed(2).padStart(6)} ms`;
+	for (const [t, target] of TARGETS.entries()) {
+		const script = scripts[t] as string;
+		const map = sourceMapOf(script);
+		for (const sequence of SEQUENCES) {
+			const service = await startBundle(script, target.config, { inspector: true });
+			try {
+				const inspector = await service.inspectorUrl();
+				for (const { path, label } of sequence.paths) {
+					let wall = 0;
+					const profile = await profileWhile(inspector, async () => {
+						wall = await timed(`${service.url}${path}`);
+					});
+					const origins = busyByOrigin(profile, map);
+					const busy = origins.reduce((sum, { ms }) => sum + ms, 0);
+					console.log(
+						`\n## ${target.name}: ${label} — ${wall.toFixed(1)} ms wall, ${busy.toFixed(1)} ms busy`,
+					);
+					if (target.name === "bare") continue;
+					console.log("busy by file or package (self time):");
+					for (const { origin, ms: value } of origins.filter(({ ms: v }) => v >= 0.1))
+						console.log(`  ${ms(value)}  ${origin}`);
+					console.log("busy by function of ours (inclusive):");
+					for (const { name, ms: value } of busyByFunction(profile, map).filter(
+						({ ms: v }) => v >= 0.2,
+					))
+						console.log(`  ${ms(value)}  ${name}`);
+					console.log("hottest functions (self time):");
+					for (const { name, ms: value } of busyBySelf(profile, map).slice(0, 15))
+						console.log(`  ${ms(value)}  ${name}`);
+					console.log(
+						"timeline (start, duration, innermost function of ours → the package it was in):",
+					);
+					for (const line of timeline(profile, map)) console.log(`  ${line}`);
+				}
+			} finally {
+				await service.stop();
+			}
+		}
+	}
+}

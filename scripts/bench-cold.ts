@@ -9,10 +9,14 @@
  *   npm run bench:cold -- --rounds 11
  *   npm run bench:cold -- --profile     # what the first requests run, in order, with times
  *
- * A sequence asks each of its paths first once (timed: the first request's wall
- * time), then 20 times more (the warm median). "extra" is the first request's time
- * minus the warm median — what the first use of the path costs — and the figure that
- * counts is ours minus the bare app's, per round; the table shows its median and range.
+ * A sequence asks each of its paths first once (timed), then 20 times more (the warm
+ * median). "extra" is the first request's time minus the warm median — what the
+ * first use of the path costs — and the figure that counts is ours minus the bare
+ * app's, per round; the tables show its median and range. Two tables: wall time
+ * (what a caller waits), and workerd's CPU time over the same requests (every thread,
+ * from /proc: Linux only), which other processes on a shared machine disturb far
+ * less. Each Miniflare is first left to settle (its start-up's CPU tail) before the
+ * first request.
  * The service runs with its default config (wrangler.toml's vars: the request log on).
  * A benchmark, not a test: run it on a quiet machine.
  *
@@ -24,6 +28,7 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { unstable_readConfig } from "wrangler";
 import {
 	busyByFunction,
 	busyByOrigin,
@@ -33,6 +38,7 @@ import {
 	timeline,
 } from "./lib/cpu-profile";
 import { buildBundle, startBundle } from "./lib/miniflare-service";
+import { childPid, cpuMs, settled } from "./lib/process-cpu";
 
 const { values } = parseArgs({
 	options: {
@@ -71,13 +77,22 @@ const TARGETS = [
 	},
 ] as const;
 
-async function timed(url: string): Promise<number> {
+interface Timing {
+	/** Wall time from sending the request to the body's last byte. */
+	wallMs: number;
+	/** CPU time workerd (every thread) spent meanwhile. */
+	cpuMs: number;
+}
+
+async function timed(url: string, workerd?: number): Promise<Timing> {
+	const cpuBefore = workerd === undefined ? 0 : cpuMs(workerd);
 	const started = performance.now();
 	const response = await fetch(url);
 	await response.arrayBuffer();
-	const ms = performance.now() - started;
+	const wallMs = performance.now() - started;
+	const cpu = workerd === undefined ? 0 : cpuMs(workerd) - cpuBefore;
 	if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-	return ms;
+	return { wallMs, cpuMs: cpu };
 }
 
 function median(values: number[]): number {
@@ -88,18 +103,30 @@ function median(values: number[]): number {
 		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** One fresh isolate through a sequence: each path's first time and warm median. */
-async function runSequence(script: string, config: string, sequence: Sequence) {
-	const service = await startBundle(script, config);
+/** The service's compatibility date: the bare app runs under the same one. */
+const compatibilityDate = unstable_readConfig({ config: "wrangler.toml" }).compatibility_date;
+
+/**
+ * One fresh isolate through a sequence: each path's first request, less the median
+ * of the warm ones after it (wall and CPU time).
+ */
+async function runSequence(script: string, config: string, sequence: Sequence): Promise<Timing[]> {
+	const service = await startBundle(script, config, { compatibilityDate });
 	try {
-		const result: { first: number; warm: number }[] = [];
+		const workerd = childPid("workerd");
+		await settled(workerd);
+		const extras: Timing[] = [];
 		for (const { path } of sequence.paths) {
-			const first = await timed(`${service.url}${path}`);
-			const warm: number[] = [];
-			for (let i = 0; i < warmRequests; i++) warm.push(await timed(`${service.url}${path}`));
-			result.push({ first, warm: median(warm) });
+			const url = `${service.url}${path}`;
+			const first = await timed(url, workerd);
+			const warm: Timing[] = [];
+			for (let i = 0; i < warmRequests; i++) warm.push(await timed(url, workerd));
+			extras.push({
+				wallMs: first.wallMs - median(warm.map((t) => t.wallMs)),
+				cpuMs: first.cpuMs - median(warm.map((t) => t.cpuMs)),
+			});
 		}
-		return result;
+		return extras;
 	} finally {
 		await service.stop();
 	}
@@ -111,15 +138,12 @@ if (values.profile) {
 	process.exit(0);
 }
 console.log(
-	`first requests of a fresh isolate (Miniflare's workerd), ${rounds} interleaved rounds, ${warmRequests} warm requests per path; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
+	`first requests of a fresh isolate (Miniflare's workerd, compatibility date ${compatibilityDate}), ${rounds} interleaved rounds, ${warmRequests} warm requests per path; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
 );
 
-/** extras[sequence][path][target] = the extra ms of each round. */
+/** extras[sequence][path][target] = each round's extra. */
 const extras = SEQUENCES.map((sequence) =>
-	sequence.paths.map(() => TARGETS.map(() => [] as number[])),
-);
-const firsts = SEQUENCES.map((sequence) =>
-	sequence.paths.map(() => TARGETS.map(() => [] as number[])),
+	sequence.paths.map(() => TARGETS.map(() => [] as Timing[])),
 );
 for (let round = 0; round < rounds; round++) {
 	for (const [s, sequence] of SEQUENCES.entries()) {
@@ -128,32 +152,41 @@ for (let round = 0; round < rounds; round++) {
 		for (const t of order) {
 			const target = TARGETS[t] as (typeof TARGETS)[number];
 			const result = await runSequence(scripts[t] as string, target.config, sequence);
-			for (const [p, { first, warm }] of result.entries()) {
-				extras[s]?.[p]?.[t]?.push(first - warm);
-				firsts[s]?.[p]?.[t]?.push(first);
-			}
+			for (const [p, extra] of result.entries()) extras[s]?.[p]?.[t]?.push(extra);
 		}
 	}
-	process.stdout.write(`  round ${round + 1}/${rounds} done\n`);
+	process.stdout.write(
+		`  round ${round + 1}/${rounds} done, load average ${loadavg()[0]?.toFixed(2)}\n`,
+	);
 }
 
 const range = (values: number[]) =>
 	`${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
 const cell = (values: number[]) => `${median(values).toFixed(1)} ms (${range(values)})`;
 
-console.log("");
-console.log(
-	"| first path on a fresh isolate | edge-ids extra | bare extra | **extra over bare** (median, range) |",
-);
-console.log("|---|---|---|---|");
-for (const [s, sequence] of SEQUENCES.entries()) {
-	for (const [p, { label }] of sequence.paths.entries()) {
-		const [ours = [], bare = []] = extras[s]?.[p] ?? [];
-		const over = ours.map((value, round) => value - (bare[round] ?? 0));
-		console.log(`| ${label} | ${cell(ours)} | ${cell(bare)} | **${cell(over)}** |`);
+for (const measure of ["wallMs", "cpuMs"] as const) {
+	console.log(
+		measure === "wallMs"
+			? "\nWall time: the first request's, less the warm median"
+			: "\nworkerd's CPU time (every thread): the first request's, less the warm median",
+	);
+	console.log(
+		"| first path on a fresh isolate | edge-ids extra | bare extra | **extra over bare** |",
+	);
+	console.log("|---|---|---|---|");
+	for (const [s, sequence] of SEQUENCES.entries()) {
+		for (const [p, { label }] of sequence.paths.entries()) {
+			const [ours = [], bare = []] = (extras[s]?.[p] ?? []).map((timings) =>
+				timings.map((timing) => timing[measure]),
+			);
+			const over = ours.map((value, round) => value - (bare[round] ?? 0));
+			console.log(`| ${label} | ${cell(ours)} | ${cell(bare)} | **${cell(over)}** |`);
+		}
 	}
 }
-console.log(`\nload average at the end ${loadavg()[0]?.toFixed(2)}`);
+console.log(
+	`\nmedian (range) of ${rounds} rounds; load average at the end ${loadavg()[0]?.toFixed(2)}`,
+);
 
 /** `--profile`: each sequence's first requests on a fresh isolate, profiled. */
 async function profileSequences(): Promise<void> {
@@ -162,13 +195,16 @@ async function profileSequences(): Promise<void> {
 		const script = scripts[t] as string;
 		const map = sourceMapOf(script);
 		for (const sequence of SEQUENCES) {
-			const service = await startBundle(script, target.config, { inspector: true });
+			const service = await startBundle(script, target.config, {
+				inspector: true,
+				compatibilityDate,
+			});
 			try {
 				const inspector = await service.inspectorUrl();
 				for (const { path, label } of sequence.paths) {
 					let wall = 0;
 					const profile = await profileWhile(inspector, async () => {
-						wall = await timed(`${service.url}${path}`);
+						wall = (await timed(`${service.url}${path}`)).wallMs;
 					});
 					const origins = busyByOrigin(profile, map);
 					const busy = origins.reduce((sum, { ms }) => sum + ms, 0);

@@ -13,16 +13,19 @@
  *   const fresh = await startBundle(script, "wrangler.toml");
  */
 import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
-/** Builds the bundle into `outdir` as `wrangler deploy` would (esbuild, wrangler.toml). */
-export function buildBundle(outdir = "dist", config = "wrangler.toml"): string {
+/**
+ * Builds the bundle into `outdir` as `wrangler deploy` would (esbuild, wrangler.toml),
+ * running wrangler in `cwd` (another checkout, say).
+ */
+export function buildBundle(outdir = "dist", config = "wrangler.toml", cwd = "."): string {
 	execFileSync(
 		"npx",
 		["wrangler", "deploy", "--dry-run", "-c", config, "--outdir", resolve(outdir)],
-		{ stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+		{ cwd, stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 	);
 	return resolve(outdir, "index.js");
 }
@@ -43,13 +46,40 @@ export interface StartOptions {
 	inspector?: boolean;
 	/** Where the Worker's console lines go; default: dropped (a benchmark's output stays its own). */
 	log?: (line: string) => void;
+	/** Requests per 10 s each rate limiter allows; default a limit no benchmark reaches. */
+	rateLimit?: number;
+	/** Over the config's compatibility date. */
+	compatibilityDate?: string;
+	/** Serve the config's static files (`[assets]`) as a deploy would; default off (benchmarks time the Worker). */
+	assets?: boolean;
+}
+
+interface AssetsConfig {
+	directory?: string;
+	binding?: string;
+	run_worker_first?: boolean | string[];
+}
+
+/** Miniflare's options for the config's `[assets]`, as wrangler passes them. */
+function assetsOptions(config: string, assets: AssetsConfig | undefined) {
+	if (!assets?.directory) return {};
+	return {
+		assets: {
+			directory: resolve(dirname(config), assets.directory),
+			binding: assets.binding,
+			routerConfig: {
+				has_user_worker: true,
+				invoke_user_worker_ahead_of_assets: assets.run_worker_first === true,
+			},
+		},
+	};
 }
 
 /**
  * The bundle at `scriptPath` in a new Miniflare, with the compatibility date, vars and
  * Durable Objects (SQLite, in memory) of the wrangler config `config`; a rate limiter
- * (RATE_LIMITER) with a limit no benchmark reaches: the bench measures the service,
- * not the limiter.
+ * (RATE_LIMITER) with a limit no benchmark reaches unless `rateLimit` says otherwise:
+ * the bench measures the service, not the limiter.
  */
 export async function startBundle(scriptPath: string, config: string, options: StartOptions = {}) {
 	const wrangler = unstable_readConfig({ config });
@@ -62,7 +92,7 @@ export async function startBundle(scriptPath: string, config: string, options: S
 	const ratelimits = Object.fromEntries(
 		wrangler.ratelimits.map(({ name, namespace_id }: RateLimitBinding) => [
 			name,
-			{ namespace_id, simple: { limit: 1_000_000_000, period: 10 as const } },
+			{ namespace_id, simple: { limit: options.rateLimit ?? 1_000_000_000, period: 10 as const } },
 		]),
 	);
 	const log = options.log ?? (() => {});
@@ -74,10 +104,11 @@ export async function startBundle(scriptPath: string, config: string, options: S
 			...(options.inspector ? { inspectorPort: 0 } : {}),
 			modules: true,
 			scriptPath,
-			compatibilityDate: wrangler.compatibility_date,
+			compatibilityDate: options.compatibilityDate ?? wrangler.compatibility_date,
 			bindings: { ...(wrangler.vars as Record<string, string>), ...options.vars },
 			durableObjects,
 			ratelimits,
+			...(options.assets ? assetsOptions(config, wrangler.assets as AssetsConfig | undefined) : {}),
 			handleStructuredLogs: ({ message }) => log(message),
 		}),
 	);

@@ -1,30 +1,32 @@
 /**
  * npm run bench:cold — a new isolate's first requests against a bare Hono app's: the
  * service's real bundle and a bare Hono app with a bare Durable Object
- * (scripts/startup-baseline, same compatibility date, built by the same wrangler),
- * each in a fresh Miniflare (a new workerd, so a new isolate) per round, the two
- * interleaved round by round.
+ * (scripts/startup-baseline, built by the same wrangler, run under the service's
+ * compatibility date), each in a fresh Miniflare (a new workerd, so a new isolate)
+ * per round, the two interleaved round by round.
  *
- *   npm run bench:cold                  # 7 rounds
+ *   npm run bench:cold                          # 7 rounds
  *   npm run bench:cold -- --rounds 11
- *   npm run bench:cold -- --profile     # what the first requests run, in order, with times
+ *   npm run bench:cold -- --against main        # and another revision's bundle, in the same rounds
+ *   npm run bench:cold -- --bundle old=path/to/index.js   # or a bundle built before
+ *   npm run bench:cold -- --profile             # what the first requests run, in order, with times
  *
  * A sequence asks each of its paths first once (timed), then 20 times more (the warm
  * median). "extra" is the first request's time minus the warm median — what the
- * first use of the path costs — and the figure that counts is ours minus the bare
- * app's, per round; the tables show its median and range. Two tables: wall time
+ * first use of the path costs — and the figure that counts is the service's minus the
+ * bare app's, per round; the tables show its median and range. Two tables: wall time
  * (what a caller waits), and workerd's CPU time over the same requests (every thread,
  * from /proc: Linux only), which other processes on a shared machine disturb far
- * less. Each Miniflare is first left to settle (its start-up's CPU tail) before the
- * first request.
- * The service runs with its default config (wrangler.toml's vars: the request log on).
- * A benchmark, not a test: run it on a quiet machine.
+ * less. Each Miniflare is left to settle (its start-up's CPU tail) before the first
+ * request. The service runs with its default config (wrangler.toml's vars: the
+ * request log on). A benchmark, not a test: run it on a quiet machine.
  *
  * `--profile` takes one fresh isolate of each target through each sequence with
  * workerd's inspector open and prints, per first request, a CPU profile read against
  * the bundle's source map (scripts/lib/cpu-profile.ts): busy time by file or package,
- * by function of ours (inclusive), and the timeline of what ran. The inspector slows
- * the isolate: read a profile for what runs and its shares, the rounds for the figures.
+ * by function of ours (inclusive), the hottest functions, and the timeline of what
+ * ran. The inspector slows the isolate: read a profile for what runs and its shares,
+ * the rounds for the figures.
  */
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -37,13 +39,15 @@ import {
 	sourceMapOf,
 	timeline,
 } from "./lib/cpu-profile";
-import { buildBundle, startBundle } from "./lib/miniflare-service";
+import { buildBundle, buildRevisionBundle, startBundle } from "./lib/miniflare-service";
 import { childPid, cpuMs, settled } from "./lib/process-cpu";
 
 const { values } = parseArgs({
 	options: {
 		rounds: { type: "string", default: "7" },
 		warm: { type: "string", default: "20" },
+		against: { type: "string", multiple: true, default: [] },
+		bundle: { type: "string", multiple: true, default: [] },
 		profile: { type: "boolean", default: false },
 	},
 });
@@ -51,31 +55,45 @@ const rounds = Math.max(3, Number(values.rounds));
 const warmRequests = Math.max(5, Number(values.warm));
 
 interface Sequence {
-	/** What the first path follows, for the table. */
-	name: string;
 	paths: { path: string; label: string }[];
 }
 
 const SEQUENCES: Sequence[] = [
 	{
-		name: "/health first",
 		paths: [
 			{ path: "/health", label: "`/health` first (app-wide first use)" },
 			{ path: "/ulid", label: "`/ulid` after `/health` (the route's own first use)" },
 			{ path: "/snowflake/1", label: "`/snowflake/1` after both (its object starts)" },
 		],
 	},
-	{ name: "/ulid first", paths: [{ path: "/ulid", label: "`/ulid` first" }] },
+	{ paths: [{ path: "/ulid", label: "`/ulid` first" }] },
 ];
 
-const TARGETS = [
-	{ name: "edge-ids", config: "wrangler.toml", outdir: ".build/cold/service" },
-	{
-		name: "bare",
-		config: "scripts/startup-baseline/wrangler.toml",
-		outdir: ".build/cold/baseline",
-	},
-] as const;
+interface Target {
+	name: string;
+	script: string;
+	config: string;
+	cleanup?: () => void;
+}
+
+const BARE = "bare";
+const BARE_CONFIG = "scripts/startup-baseline/wrangler.toml";
+
+function targets(): Target[] {
+	const list: Target[] = [
+		{ name: "edge-ids", script: buildBundle(".build/cold/service"), config: "wrangler.toml" },
+		{ name: BARE, script: buildBundle(".build/cold/baseline", BARE_CONFIG), config: BARE_CONFIG },
+	];
+	for (const ref of values.against) {
+		const built = buildRevisionBundle(ref);
+		list.push({ name: `edge-ids at ${ref}`, ...built });
+	}
+	for (const named of values.bundle) {
+		const [name = "", ...path] = named.split("=");
+		list.push({ name, script: path.join("="), config: "wrangler.toml" });
+	}
+	return list;
+}
 
 interface Timing {
 	/** Wall time from sending the request to the body's last byte. */
@@ -110,8 +128,8 @@ const compatibilityDate = unstable_readConfig({ config: "wrangler.toml" }).compa
  * One fresh isolate through a sequence: each path's first request, less the median
  * of the warm ones after it (wall and CPU time).
  */
-async function runSequence(script: string, config: string, sequence: Sequence): Promise<Timing[]> {
-	const service = await startBundle(script, config, { compatibilityDate });
+async function runSequence(target: Target, sequence: Sequence): Promise<Timing[]> {
+	const service = await startBundle(target.script, target.config, { compatibilityDate });
 	try {
 		const workerd = childPid("workerd");
 		await settled(workerd);
@@ -132,75 +150,71 @@ async function runSequence(script: string, config: string, sequence: Sequence): 
 	}
 }
 
-const scripts = TARGETS.map((target) => buildBundle(target.outdir, target.config));
-if (values.profile) {
-	await profileSequences();
-	process.exit(0);
-}
-console.log(
-	`first requests of a fresh isolate (Miniflare's workerd, compatibility date ${compatibilityDate}), ${rounds} interleaved rounds, ${warmRequests} warm requests per path; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
-);
+async function measure(list: Target[]): Promise<void> {
+	console.log(
+		`first requests of a fresh isolate (Miniflare's workerd, compatibility date ${compatibilityDate}), ${rounds} interleaved rounds, ${warmRequests} warm requests per path; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
+	);
+	/** extras[sequence][path][target] = each round's extra. */
+	const extras = SEQUENCES.map((sequence) =>
+		sequence.paths.map(() => list.map(() => [] as Timing[])),
+	);
+	for (let round = 0; round < rounds; round++) {
+		// Turn the order round by round, so no target always meets another's leftovers.
+		const order = list.map((_, i) => (i + round) % list.length);
+		for (const [s, sequence] of SEQUENCES.entries()) {
+			for (const t of order) {
+				const result = await runSequence(list[t] as Target, sequence);
+				for (const [p, extra] of result.entries()) extras[s]?.[p]?.[t]?.push(extra);
+			}
+		}
+		console.log(`  round ${round + 1}/${rounds} done, load average ${loadavg()[0]?.toFixed(2)}`);
+	}
 
-/** extras[sequence][path][target] = each round's extra. */
-const extras = SEQUENCES.map((sequence) =>
-	sequence.paths.map(() => TARGETS.map(() => [] as Timing[])),
-);
-for (let round = 0; round < rounds; round++) {
-	for (const [s, sequence] of SEQUENCES.entries()) {
-		// Alternate which goes first, so neither always meets the other's leftovers.
-		const order = round % 2 === 0 ? [0, 1] : [1, 0];
-		for (const t of order) {
-			const target = TARGETS[t] as (typeof TARGETS)[number];
-			const result = await runSequence(scripts[t] as string, target.config, sequence);
-			for (const [p, extra] of result.entries()) extras[s]?.[p]?.[t]?.push(extra);
+	const range = (values: number[]) =>
+		`${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+	const cell = (values: number[]) => `${median(values).toFixed(1)} ms (${range(values)})`;
+	const bare = list.findIndex((target) => target.name === BARE);
+	const services = list.map((target, t) => ({ target, t })).filter(({ t }) => t !== bare);
+	for (const kind of ["wallMs", "cpuMs"] as const) {
+		console.log(
+			kind === "wallMs"
+				? "\nWall time: the first request's, less the warm median"
+				: "\nworkerd's CPU time (every thread): the first request's, less the warm median",
+		);
+		const head = services.map(({ target }) => `${target.name} extra | **over bare**`);
+		console.log(`| first path on a fresh isolate | bare extra | ${head.join(" | ")} |`);
+		console.log(`|---|---|${services.map(() => "---|---|").join("")}`);
+		for (const [s, sequence] of SEQUENCES.entries()) {
+			for (const [p, { label }] of sequence.paths.entries()) {
+				const of = (t: number) => (extras[s]?.[p]?.[t] ?? []).map((timing) => timing[kind]);
+				const bareValues = of(bare);
+				const cells = services.map(({ t }) => {
+					const own = of(t);
+					const over = own.map((value, round) => value - (bareValues[round] ?? 0));
+					return `${cell(own)} | **${cell(over)}**`;
+				});
+				console.log(`| ${label} | ${cell(bareValues)} | ${cells.join(" | ")} |`);
+			}
 		}
 	}
-	process.stdout.write(
-		`  round ${round + 1}/${rounds} done, load average ${loadavg()[0]?.toFixed(2)}\n`,
+	console.log(
+		`\nmedian (range) of ${rounds} rounds; load average at the end ${loadavg()[0]?.toFixed(2)}`,
 	);
 }
-
-const range = (values: number[]) =>
-	`${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
-const cell = (values: number[]) => `${median(values).toFixed(1)} ms (${range(values)})`;
-
-for (const measure of ["wallMs", "cpuMs"] as const) {
-	console.log(
-		measure === "wallMs"
-			? "\nWall time: the first request's, less the warm median"
-			: "\nworkerd's CPU time (every thread): the first request's, less the warm median",
-	);
-	console.log(
-		"| first path on a fresh isolate | edge-ids extra | bare extra | **extra over bare** |",
-	);
-	console.log("|---|---|---|---|");
-	for (const [s, sequence] of SEQUENCES.entries()) {
-		for (const [p, { label }] of sequence.paths.entries()) {
-			const [ours = [], bare = []] = (extras[s]?.[p] ?? []).map((timings) =>
-				timings.map((timing) => timing[measure]),
-			);
-			const over = ours.map((value, round) => value - (bare[round] ?? 0));
-			console.log(`| ${label} | ${cell(ours)} | ${cell(bare)} | **${cell(over)}** |`);
-		}
-	}
-}
-console.log(
-	`\nmedian (range) of ${rounds} rounds; load average at the end ${loadavg()[0]?.toFixed(2)}`,
-);
 
 /** `--profile`: each sequence's first requests on a fresh isolate, profiled. */
-async function profileSequences(): Promise<void> {
+async function profileSequences(list: Target[]): Promise<void> {
 	const ms = (value: number) => `${value.toFixed(2).padStart(6)} ms`;
-	for (const [t, target] of TARGETS.entries()) {
-		const script = scripts[t] as string;
-		const map = sourceMapOf(script);
+	for (const target of list) {
+		const map = sourceMapOf(target.script);
 		for (const sequence of SEQUENCES) {
-			const service = await startBundle(script, target.config, {
+			const service = await startBundle(target.script, target.config, {
 				inspector: true,
 				compatibilityDate,
 			});
 			try {
 				const inspector = await service.inspectorUrl();
+				await settled(childPid("workerd"));
 				for (const { path, label } of sequence.paths) {
 					let wall = 0;
 					const profile = await profileWhile(inspector, async () => {
@@ -211,7 +225,7 @@ async function profileSequences(): Promise<void> {
 					console.log(
 						`\n## ${target.name}: ${label} — ${wall.toFixed(1)} ms wall, ${busy.toFixed(1)} ms busy`,
 					);
-					if (target.name === "bare") continue;
+					if (target.name === BARE) continue;
 					console.log("busy by file or package (self time):");
 					for (const { origin, ms: value } of origins.filter(({ ms: v }) => v >= 0.1))
 						console.log(`  ${ms(value)}  ${origin}`);
@@ -233,4 +247,12 @@ async function profileSequences(): Promise<void> {
 			}
 		}
 	}
+}
+
+const list = targets();
+try {
+	if (values.profile) await profileSequences(list);
+	else await measure(list);
+} finally {
+	for (const target of list) target.cleanup?.();
 }

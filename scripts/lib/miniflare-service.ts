@@ -13,7 +13,9 @@
  *   const fresh = await startBundle(script, "wrangler.toml");
  */
 import { execFileSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
@@ -37,6 +39,27 @@ interface DurableObjectBinding {
 interface RateLimitBinding {
 	name: string;
 	namespace_id: string;
+}
+
+/**
+ * The bundle of git revision `ref` (`main`, a tag, a commit), built in a scratch copy
+ * of it with this checkout's node_modules; `cleanup` removes the copy.
+ */
+export function buildRevisionBundle(ref: string): {
+	script: string;
+	config: string;
+	cleanup: () => void;
+} {
+	const dir = mkdtempSync(join(tmpdir(), "edge-ids-revision-"));
+	const tree = join(dir, "tree");
+	mkdirSync(tree);
+	execFileSync("bash", ["-c", 'git archive "$0" | tar -x -C "$1"', ref, tree]);
+	symlinkSync(resolve("node_modules"), join(tree, "node_modules"));
+	return {
+		script: buildBundle(join(dir, "dist"), "wrangler.toml", tree),
+		config: join(tree, "wrangler.toml"),
+		cleanup: () => rmSync(dir, { recursive: true, force: true }),
+	};
 }
 
 export interface StartOptions {

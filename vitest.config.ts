@@ -46,6 +46,17 @@ export default defineConfig({
 				},
 			},
 			{
+				// What the docs promise, run: docs/STORING.md's snippets on real databases,
+				// the local setup README describes (a token in .dev.vars).
+				test: {
+					name: "docs",
+					include: ["test/docs/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+			{
 				// Two Workers from their real bundles in Miniflare: the service and a consumer.
 				test: {
 					name: "integration",
@@ -53,6 +64,17 @@ export default defineConfig({
 					environment: "node",
 					globalSetup: ["test/integration/global-setup.ts"],
 					testTimeout: 30_000,
+					hookTimeout: 120_000,
+				},
+			},
+			{
+				// Real `wrangler dev` servers (scripts/lib/wrangler-dev.ts): routing of files and
+				// the Worker, what the dev server prints, two servers on one state directory.
+				test: {
+					name: "dev-server",
+					include: ["test/dev-server/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60_000,
 					hookTimeout: 120_000,
 				},
 			},

@@ -2,12 +2,13 @@
  * The installable package, as another project gets it: build it, `npm pack` it,
  * install the tarball into a fresh project in a temporary directory, type-check a
  * consumer there under `moduleResolution: nodenext` and `bundler` (with
- * `skipLibCheck: false`, so the shipped declarations are checked too), type-check
+ * `skipLibCheck: false`, so the shipped declarations are checked too) and a
+ * CommonJS one under TypeScript 5's `node10` (through `typesVersions`), type-check
  * a Worker that types its service binding with the package's `IdServiceRpc`
  * (with @cloudflare/workers-types, as such a project has it), and type-check
  * docs/CLIENT.md's "Use from another project" snippets (ES module and CommonJS) in
- * projects made by `tsc --init` (its strictest defaults, with the Node types it
- * suggests); then run the first consumer and both snippets in Node against a
+ * projects made as it says (`tsc --init`, and the two lines it shows for Node);
+ * then run the first consumer and both snippets in Node against a
  * running `wrangler dev`. The packed package.json must carry no scripts and no
  * devDependencies.
  *
@@ -15,12 +16,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startWranglerDev } from "./lib/wrangler-dev";
 
 const repo = resolve(import.meta.dirname, "..");
 const tsc = join(repo, "node_modules/.bin/tsc");
+/** TypeScript 5 (`typescript5`, an alias): TypeScript 7 no longer has `moduleResolution: node10`. */
+const typescript5 = createRequire(import.meta.url).resolve("typescript5/bin/tsc");
 
 /** What a user writes: both entries, a call of the service, the core offline. */
 const CONSUMER = `
@@ -85,6 +89,39 @@ export default {
 } satisfies ExportedHandler<Env>;
 `;
 
+/**
+ * A CommonJS project of older TypeScript (5, `moduleResolution: node10`), which reads
+ * no `exports`: `typesVersions` maps the package's subpaths for it.
+ */
+const NODE10_CONSUMER = `
+import { idErrorCode, idsClient, type SnowflakeIds } from "edge-ids/client";
+import { decodeId, SnowflakeLayout, TWITTER_LAYOUT } from "edge-ids/ids";
+
+export async function firstSnowflakeTime(baseUrl: string): Promise<number | string | undefined> {
+	try {
+		const answer: SnowflakeIds = await idsClient({ baseUrl }).snowflake({ count: 1 });
+		const decoded = decodeId(answer.ids[0] ?? "", new SnowflakeLayout(TWITTER_LAYOUT));
+		return decoded.type === "snowflake" ? decoded.timestamp : undefined;
+	} catch (error) {
+		return idErrorCode(error);
+	}
+}
+`;
+
+const NODE10_TSCONFIG = JSON.stringify({
+	compilerOptions: {
+		target: "es2022",
+		module: "commonjs",
+		moduleResolution: "node10",
+		lib: ["es2022", "dom"],
+		types: [],
+		strict: true,
+		skipLibCheck: false,
+		noEmit: true,
+	},
+	files: ["node10.ts"],
+});
+
 /** The Worker consumer's tsconfig: Workers types only (@cloudflare/workers-types). */
 const WORKER_TSCONFIG = JSON.stringify({
 	compilerOptions: {
@@ -130,30 +167,39 @@ function run(
 	});
 }
 
-/** docs/CLIENT.md's "Use from another project" TypeScript snippets: the ES module one, then the CommonJS one. */
-function clientDocSnippets(): { esm: string; commonjs: string } {
+/**
+ * docs/CLIENT.md's "Use from another project": its TypeScript snippets (the ES module
+ * one, then the CommonJS one) and the tsconfig lines for Node it switches on.
+ */
+function clientDocSnippets(): { esm: string; commonjs: string; nodeLines: string[] } {
 	const doc = readFileSync(join(repo, "docs", "CLIENT.md"), "utf8");
 	const section = doc.split("\n## Use from another project\n")[1]?.split("\n## ")[0] ?? "";
 	const [esm, commonjs] = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
-	if (!esm || !commonjs?.includes("require(")) {
+	const nodeLines = (/```jsonc\n([\s\S]*?)```/.exec(section)?.[1] ?? "")
+		.split("\n")
+		.map((line) => line.trim())
+		.filter(Boolean);
+	if (!esm || !commonjs?.includes("require(") || nodeLines.length === 0) {
 		throw new Error(
-			"docs/CLIENT.md's 'Use from another project' must hold an ESM and a CommonJS ts snippet",
+			"docs/CLIENT.md's 'Use from another project' must hold an ESM and a CommonJS ts snippet and the tsconfig lines for Node",
 		);
 	}
-	return { esm, commonjs };
+	return { esm, commonjs, nodeLines };
 }
 
 /**
- * A project as `tsc --init` makes it (TypeScript's strictest defaults), with the
- * Node types its comments suggest, `skipLibCheck` off (the shipped declarations
- * are checked under those options too), holding `source` as main.ts; `type` is
- * its package.json's module type. Returns the compiled main.js's path.
+ * A project as docs/CLIENT.md says to make it: `tsc --init` (TypeScript's strictest
+ * defaults), then the lines for Node it writes commented out (`nodeLines`, as the doc
+ * shows them) switched on in place of its `"types": []` — and nothing else. Holds
+ * `source` as main.ts; `type` is its package.json's module type. Returns the
+ * compiled main.js's path.
  */
 function strictProject(
 	work: string,
 	tarball: string,
 	type: "module" | "commonjs",
 	source: string,
+	nodeLines: string[],
 ): string {
 	const project = join(work, `strict-${type}`);
 	mkdirSync(project);
@@ -161,17 +207,21 @@ function strictProject(
 	run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], project);
 	linkFromRepo(project, "@types/node");
 	run(tsc, ["--init"], project);
-	writeFileSync(
-		join(project, "tsconfig.node.json"),
-		JSON.stringify({
-			extends: "./tsconfig.json",
-			compilerOptions: { lib: ["esnext"], types: ["node"], skipLibCheck: false, outDir: "out" },
-			files: ["main.ts"],
-		}),
-	);
+	const written = readFileSync(join(project, "tsconfig.json"), "utf8");
+	let forNode = written.replace(/^\s*"types": \[\],\n/m, "");
+	for (const line of nodeLines) forNode = forNode.replace(`// ${line}`, line);
+	const switchedOn = nodeLines.every((line) => !forNode.includes(`// ${line}`));
+	if (
+		forNode === written ||
+		!switchedOn ||
+		nodeLines.some((line) => !written.includes(`// ${line}`))
+	) {
+		throw new Error(`tsc --init no longer writes what docs/CLIENT.md switches on:\n${written}`);
+	}
+	writeFileSync(join(project, "tsconfig.json"), forNode);
 	writeFileSync(join(project, "main.ts"), source);
-	run(tsc, ["-p", "tsconfig.node.json"], project);
-	return join(project, "out/main.js");
+	run(tsc, [], project);
+	return join(project, "main.js");
 }
 
 /** The repository's pinned copy of a types package, as the project would have installed it. */
@@ -211,6 +261,10 @@ try {
 		run(tsc, ["-p", `tsconfig.${resolution}.json`], project);
 		console.log(`type-checked a consumer with moduleResolution ${resolution}`);
 	}
+	writeFileSync(join(project, "node10.ts"), NODE10_CONSUMER);
+	writeFileSync(join(project, "tsconfig.node10.json"), NODE10_TSCONFIG);
+	run("node", [typescript5, "-p", "tsconfig.node10.json"], project);
+	console.log("type-checked a CommonJS consumer with TypeScript 5's moduleResolution node10");
 	linkFromRepo(project, "@cloudflare/workers-types");
 	writeFileSync(join(project, "worker.ts"), WORKER_CONSUMER);
 	writeFileSync(join(project, "tsconfig.worker.json"), WORKER_TSCONFIG);
@@ -220,10 +274,10 @@ try {
 	run(tsc, ["-p", "tsconfig.emit.json"], project);
 
 	const snippets = clientDocSnippets();
-	const esm = strictProject(work, tarball, "module", snippets.esm);
-	const commonjs = strictProject(work, tarball, "commonjs", snippets.commonjs);
+	const esm = strictProject(work, tarball, "module", snippets.esm, snippets.nodeLines);
+	const commonjs = strictProject(work, tarball, "commonjs", snippets.commonjs, snippets.nodeLines);
 	console.log(
-		"type-checked docs/CLIENT.md's ESM and CommonJS snippets under `tsc --init`'s options",
+		"type-checked docs/CLIENT.md's ESM and CommonJS snippets in `tsc --init` projects with its Node lines on",
 	);
 
 	dev = await startWranglerDev();

@@ -4,13 +4,15 @@
 #   scripts/with-node.sh npm test
 #
 # With a new enough `node` on PATH it runs the command as it is. Otherwise it puts
-# Node 24 LTS first on PATH, fetched once from the npm registry (the node-<os>-<arch>
-# package, which npm checks against the registry's integrity hash) and kept in
-# ${XDG_CACHE_HOME:-~/.cache}/edge-ids/node-<version>. The machine's npm then runs on it.
+# the Node of .nvmrc (24 LTS) first on PATH, fetched once from the npm registry (the
+# node-<os>-<arch> package, which npm checks against the registry's integrity hash)
+# and kept in ${XDG_CACHE_HOME:-~/.cache}/edge-ids/node-<version>. The machine's npm
+# then runs on it. Every npm script of edge-ids starts with it.
 # No npm run here: this is what starts the right Node, so it cannot depend on one.
 set -euo pipefail
 
-readonly NODE_VERSION=24.21.0
+NODE_VERSION=$(tr -d '[:space:]' <"$(dirname "$0")/../.nvmrc")
+readonly NODE_VERSION
 readonly MIN_MAJOR=22 MIN_MINOR=12
 
 if [ "$#" -eq 0 ]; then

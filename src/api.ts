@@ -45,6 +45,8 @@ export const STATUS_OF = {
 	invalid_range: 400,
 	/** Returned when a POST body declared as JSON is malformed or not a JSON object. */
 	invalid_body: 400,
+	/** Returned when the query has a parameter the route does not take; the message names it and the ones it takes. */
+	invalid_request: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
 	unauthorized: 401,
 	/** Returned for a path no route serves (or a URL over 4,096 characters). */
@@ -191,9 +193,11 @@ export interface TypeIdOptions {
 /** Options of `range`: the kind, the window [from, to) (Unix ms or ISO 8601), and the kind's text options. */
 export interface RangeOptions extends SnowflakeTextOptions {
 	kind: BoundsKind;
+	/** The window's start, included: Unix ms, or ISO 8601 with a zone (a fraction beyond the ms rounds up). */
 	from: number | string;
+	/** The window's end, excluded, read as `from` is. */
 	to: number | string;
-	/** kind snowflake: the bounds of this worker ID's IDs only. */
+	/** kind snowflake: the bounds of this worker ID's IDs only (any worker ID of the layout). */
 	workerId?: number | undefined;
 }
 export interface UlidOptions {

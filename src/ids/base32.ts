@@ -2,6 +2,7 @@
  * Crockford base32 as ULID uses it, and the 48-bit millisecond timestamp that ULID
  * and UUIDv7 share. Pure functions, no state.
  */
+import { finiteReading } from "./clock";
 import { IdError } from "./errors";
 
 export const CROCKFORD_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -70,6 +71,16 @@ export function checkTimestamp(ms: number, kind: string): void {
 		"internal",
 		`clock reading ${ms} is not a whole number of milliseconds since 1970 in [0, ${MAX_TIMESTAMP_MS}]`,
 	);
+}
+
+/**
+ * `checkTimestamp` for a clock reading (what the ULID and UUIDv7 factories are given):
+ * one that is not a finite number is a clock fault, refused as retryable (`clockFault`).
+ */
+export function checkReading(ms: number, kind: string): void {
+	if (Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMESTAMP_MS) return;
+	finiteReading(ms);
+	checkTimestamp(ms, kind);
 }
 
 /** The 10-character base32 form of a 48-bit millisecond time. */

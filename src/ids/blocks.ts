@@ -7,6 +7,7 @@
 import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
+import { snowflakeIdOf } from "./snowflake-base32";
 import { checkRun } from "./snowflake-text";
 
 export interface SnowflakeBlock {
@@ -47,10 +48,13 @@ export function runsOfBlocks(layout: SnowflakeLayout, blocks: SnowflakeBlock[]):
 	});
 }
 
-/** Every ID of the blocks, in order, as decimal strings; lazily, so a million IDs cost no array. */
+/**
+ * Every ID of the blocks, in order, as decimal strings; lazily, so a million IDs cost no array.
+ * Returned when a block's `first` is not a Snowflake's decimal text: `invalid_id`.
+ */
 export function* expandBlocks(blocks: Iterable<SnowflakeBlock>): Generator<string> {
 	for (const block of blocks) {
-		let id = BigInt(block.first);
+		let id = snowflakeIdOf(block.first);
 		for (let i = 0; i < block.count; i++, id++) yield String(id);
 	}
 }

@@ -4,11 +4,35 @@
  * with `scheduler.wait` instead of spinning (Date.now() is frozen while a
  * deployed Worker runs; a busy loop on it never ends).
  */
+import { IdError } from "./errors";
+
 export interface Clock {
-	/** Milliseconds since 1970-01-01T00:00:00Z. */
+	/**
+	 * Milliseconds since 1970-01-01T00:00:00Z. A reading that is not a finite number
+	 * is a clock fault: refused like a clock that went back (`clockFault`), never stored.
+	 */
 	now(): number;
 	/** Resolves after about `ms` milliseconds; the generator re-reads `now()` afterwards. */
 	sleep(ms: number): Promise<void>;
+}
+
+/**
+ * Returned when a clock reads something that is not a finite number (NaN, ±Infinity):
+ * a fault of the clock, refused as a clock that went back is (`clock_regression`,
+ * retryable), so that no such reading is ever stored as a mark or a highest reading.
+ */
+export function clockFault(reading: number): IdError {
+	return new IdError(
+		"clock_regression",
+		`the clock read ${reading}, not a finite number of milliseconds; refused as a clock that went back is; retry later`,
+		1,
+	);
+}
+
+/** `reading` if it is a finite number, else throws `clockFault`. */
+export function finiteReading(reading: number): number {
+	if (Number.isFinite(reading)) return reading;
+	throw clockFault(reading);
 }
 
 /** Fills `bytes` with cryptographically strong random bytes (an ArrayBuffer-backed array, as the DOM's `getRandomValues` requires). */
@@ -28,13 +52,18 @@ export const cryptoRandomBytes: RandomBytes = (bytes) => {
  * Bun), a wait's last millisecond is polled between event-loop turns, which
  * lets I/O run in between and ends within microseconds of the tick. Where time
  * stands still while code runs (Workers: it moves with I/O), only timers are used.
+ *
+ * A polled wait ends when the wall clock reaches its target or when `ms` have passed
+ * on the monotonic clock (`performance.now()`), whichever is first: a wall clock set
+ * back mid-wait does not lengthen it (the generator re-reads `now()` and sees the step).
  */
 export const systemClock: Clock = {
 	now: () => Date.now(),
 	sleep: (ms) =>
 		new Promise((resolve) => {
 			if (polling === undefined) setTimeout(resolve, ms);
-			else waitUntil(polling, Date.now() + ms, resolve);
+			else
+				waitUntil(polling, { wall: Date.now() + ms, monotonic: performance.now() + ms }, resolve);
 		}),
 };
 
@@ -45,17 +74,30 @@ const polling: Immediate | undefined =
 		? host.setImmediate
 		: undefined;
 
-/** A timer until the last millisecond before `until`, then event-loop turns. */
-function waitUntil(immediate: Immediate, until: number, done: () => void): void {
-	const left = until - Date.now();
+/** When a wait ends: the wall clock at `wall`, or the monotonic clock at `monotonic`. */
+interface WaitEnd {
+	wall: number;
+	monotonic: number;
+}
+
+/** What is left of a wait, in ms: the nearer of its two ends (the monotonic one if the wall reads no number). */
+function leftOf(end: WaitEnd): number {
+	const monotonic = end.monotonic - performance.now();
+	const wall = end.wall - Date.now();
+	return Number.isFinite(wall) ? Math.min(wall, monotonic) : monotonic;
+}
+
+/** A timer until the last millisecond of the wait, then event-loop turns. */
+function waitUntil(immediate: Immediate, end: WaitEnd, done: () => void): void {
+	const left = leftOf(end);
 	if (left <= 0) done();
-	else if (left > 1) setTimeout(() => waitUntil(immediate, until, done), left - 1);
+	else if (left > 1) setTimeout(() => waitUntil(immediate, end, done), left - 1);
 	else {
 		const before = performance.now();
 		immediate(() => {
 			// A clock that stood still over a turn would be polled forever: a timer ends it.
-			if (performance.now() === before) setTimeout(done, until - Date.now());
-			else waitUntil(immediate, until, done);
+			if (performance.now() === before) setTimeout(done, left);
+			else waitUntil(immediate, end, done);
 		});
 	}
 }

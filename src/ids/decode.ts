@@ -13,6 +13,8 @@ import { type SnowflakeLayout, splitTwitterWorkerId } from "./layout";
 import {
 	parseSnowflakeBase32,
 	SNOWFLAKE_BASE32_LENGTH,
+	SNOWFLAKE_DECIMAL,
+	snowflakeIdOf,
 	snowflakeToBase32,
 } from "./snowflake-base32";
 import { type DecodedTypeId, decodeTypeId, splitPrefix } from "./typeid";
@@ -69,9 +71,6 @@ export type DecodedId =
 export type DecodeFormat = "typeid" | "base32";
 export const DECODE_FORMATS: readonly DecodeFormat[] = ["typeid", "base32"];
 
-const SNOWFLAKE_LIMIT = 2n ** 63n;
-const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
-
 /**
  * Decodes `text` by its shape: 1–19 digits is a Snowflake (read with `layout`), 26
  * characters a ULID, 36 with hyphens at 8-4-4-4-12 a UUID (also accepted as 32 hex
@@ -84,7 +83,7 @@ const SNOWFLAKE_TEXT = /^[0-9]{1,19}$/;
 export function decodeId(text: string, layout: SnowflakeLayout, format?: DecodeFormat): DecodedId {
 	if (format === "typeid") return decodeTypeId(text);
 	if (format === "base32") return decodeSnowflakeBase32(text, layout);
-	if (SNOWFLAKE_TEXT.test(text)) return decodeSnowflake(text, layout);
+	if (SNOWFLAKE_DECIMAL.test(text)) return decodeSnowflake(text, layout);
 	if (text.includes("_")) {
 		// TypeID's prefix cannot end with `_`, so the last one separates.
 		const { suffix } = splitPrefix(text, "prefixed ID");
@@ -123,13 +122,7 @@ export function decodeSnowflakeBase32(text: string, layout: SnowflakeLayout): De
 
 /** A Snowflake ID (1–19 decimal digits, below 2^63) taken apart under `layout`; else `invalid_id`. */
 export function decodeSnowflake(text: string, layout: SnowflakeLayout): DecodedSnowflake {
-	const value = BigInt(text);
-	if (value >= SNOWFLAKE_LIMIT) {
-		throw new IdError(
-			"invalid_id",
-			`a Snowflake ID must be below 2^63 (9223372036854775808); got ${text}`,
-		);
-	}
+	const value = snowflakeIdOf(text);
 	const { tick, workerId, sequence } = layout.decompose(value);
 	const timestamp = layout.msOf(tick);
 	const decoded: DecodedSnowflake = {

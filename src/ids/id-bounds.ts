@@ -15,6 +15,7 @@
  */
 import { encodeTime, MAX_TIMESTAMP_MS } from "./base32";
 import { describeValue, IdError } from "./errors";
+import { readIsoTime } from "./iso-time";
 import { MAX_DATE_MS, type SnowflakeLayout } from "./layout";
 import { type SnowflakeFormat, snowflakeText, snowflakeTextForm } from "./snowflake-base32";
 import { checkPrefix, typeIdSuffix, withPrefix } from "./typeid";
@@ -50,20 +51,33 @@ export interface IdBounds {
 	toMs: number;
 }
 
-/** ISO 8601 with a zone (Z or ±hh:mm), or a date alone (UTC midnight); seconds and fractions optional. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
 export const TIME_RULE =
-	"Unix milliseconds (decimal digits) or ISO 8601 with a zone, e.g. 2026-11-01T00:00:00Z or 2026-11-01";
+	"Unix milliseconds (decimal digits) or ISO 8601 with a zone, e.g. 2026-11-01T00:00:00Z, 2026-11-01T00:00:00.123456+02:00 (a fraction beyond the millisecond rounds up) or 2026-11-01";
 
-/** Reads one end of a window as Unix ms; throws `invalid_range` naming `name`. */
+/**
+ * Reads one end of a window as Unix ms (ISO text exactly: `readIsoTime`); throws
+ * `invalid_range` naming `name`, the value, what is wrong with it where that is known,
+ * and the forms accepted.
+ */
 export function readTime(name: string, value: unknown): number {
 	let ms = Number.NaN;
+	let problem: string | undefined;
 	if (typeof value === "number") ms = value;
 	else if (value instanceof Date) ms = value.getTime();
 	else if (typeof value === "string" && /^[0-9]{1,16}$/.test(value)) ms = Number(value);
-	else if (typeof value === "string" && ISO_TIME.test(value)) ms = Date.parse(value);
+	else if (typeof value === "string") {
+		const read = readIsoTime(value);
+		if (read && "ms" in read) ms = read.ms;
+		else if (read) problem = read.problem;
+		// A + sent unencoded in a query string arrives as a space.
+		else if (/\d \d{2}:\d{2}$/.test(value)) problem = "a + in a query string is written %2B";
+	}
 	if (Number.isSafeInteger(ms) && Math.abs(ms) <= MAX_DATE_MS) return ms;
-	throw new IdError("invalid_range", `${name} must be ${TIME_RULE}; got ${describeValue(value)}`);
+	const why = problem ? ` (${problem})` : "";
+	throw new IdError(
+		"invalid_range",
+		`${name} must be ${TIME_RULE}; got ${describeValue(value)}${why}`,
+	);
 }
 
 function invalidRange(detail: string): IdError {

@@ -24,6 +24,7 @@
  *   const pool = new IdPool({ now: Date.now, msOfTick, refill, direct, maxAgeMs: 1000, maxSize: 4096 });
  *   const { workerId, runs } = await pool.take(5, (work) => ctx.waitUntil(work));
  */
+import { finiteReading } from "./clock";
 import { describeValue, IdError } from "./errors";
 import type { IdRun } from "./snowflake";
 
@@ -40,7 +41,11 @@ export interface IssuedRuns {
 export type IdBlock = IssuedRuns;
 
 export interface IdPoolOptions {
-	/** Unix milliseconds now; frozen clocks are fine (the pool never waits on it). */
+	/**
+	 * Unix milliseconds now; frozen clocks are fine (the pool never waits on it). A
+	 * reading that is not a finite number refuses the take (`clock_regression`): the
+	 * pool cannot tell the age of what it holds by it.
+	 */
 	now: () => number;
 	/** Unix milliseconds at which a tick starts (`layout.msOf`). */
 	msOfTick: (tick: number) => number;
@@ -120,6 +125,11 @@ export class IdPool {
 		this.refillTimeoutMs = options.refillTimeoutMs ?? 5000;
 	}
 
+	/** The clock; a reading that is not a finite number throws `clockFault`, so none is stored or compared. */
+	private now(): number {
+		return finiteReading(this.options.now());
+	}
+
 	stats(): IdPoolStats {
 		return { ...this.counters, blockSize: this.size };
 	}
@@ -175,7 +185,7 @@ export class IdPool {
 		for (let attempt = 0; ; attempt++) {
 			const taken = await this.goDirect(count);
 			const first = taken.runs[0];
-			const oldest = this.options.now() - this.options.maxAgeMs;
+			const oldest = this.now() - this.options.maxAgeMs;
 			if (!first || this.options.msOfTick(first.tick) >= oldest) return taken;
 			this.counters.wasted += count;
 			if (attempt === 1) {
@@ -205,7 +215,7 @@ export class IdPool {
 
 	/** Takes from the current block, moving to the next when it cannot serve. */
 	private takeHeld(count: number): IssuedRuns | undefined {
-		const now = this.options.now();
+		const now = this.now();
 		for (;;) {
 			const block = this.current;
 			if (block) {
@@ -278,7 +288,7 @@ export class IdPool {
 
 	/** The refill in flight, unless it has run past `refillTimeoutMs` (then it is given up on). */
 	private inFlight(): Promise<void> | undefined {
-		if (this.refilling && this.options.now() - this.refillStartedAt > this.refillTimeoutMs) {
+		if (this.refilling && this.now() - this.refillStartedAt > this.refillTimeoutMs) {
 			this.giveUp(this.refilling);
 		}
 		return this.refilling;
@@ -313,6 +323,7 @@ export class IdPool {
 	 * (also when it arrives after being given up on: its IDs are still unissued).
 	 */
 	private startRefill(size: number, background: Background | undefined): Promise<void> {
+		const startedAt = this.now();
 		this.counters.refills++;
 		const refill: Promise<void> = this.options.refill(size).then(
 			(block) => {
@@ -326,7 +337,7 @@ export class IdPool {
 			},
 		);
 		this.refilling = refill;
-		this.refillStartedAt = this.options.now();
+		this.refillStartedAt = startedAt;
 		background?.(refill.catch(() => undefined));
 		return refill;
 	}
@@ -335,13 +346,14 @@ export class IdPool {
 		const runs = block.runs.filter((run) => run.count > 0);
 		let available = 0;
 		for (const run of runs) available += run.count;
-		const held = {
-			workerId: block.workerId,
-			runs,
-			available,
-			size,
-			receivedAt: this.options.now(),
-		};
+		let receivedAt: number;
+		try {
+			receivedAt = this.now();
+		} catch (error) {
+			this.counters.wasted += available; // a block of unknown age is never handed out
+			throw error;
+		}
+		const held = { workerId: block.workerId, runs, available, size, receivedAt };
 		if (this.next) this.counters.wasted += this.next.available;
 		this.next = held;
 	}

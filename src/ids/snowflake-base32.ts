@@ -10,7 +10,7 @@
  *   snowflakeText(1541815603606036480n, { format: "base32", prefix: "order" }); // "order_1asd13xh1f800"
  */
 import { base32Digits } from "./base32";
-import { IdError } from "./errors";
+import { describeValue, IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
 import { checkRun, formatRuns } from "./snowflake-text";
@@ -55,6 +55,9 @@ function highDigits(value: number): string {
 	return base32Digits(value, 7, TYPEID_ALPHABET);
 }
 
+/** A Snowflake's decimal text: 1–19 digits (leading zeros allowed); below 2^63 is checked on the value. */
+export const SNOWFLAKE_DECIMAL = /^[0-9]{1,19}$/;
+
 function checkId(id: bigint): bigint {
 	if (id < 0n || id >= LIMIT) {
 		throw new IdError("invalid_id", `a Snowflake ID must be in [0, 2^63); got ${id}`);
@@ -62,9 +65,25 @@ function checkId(id: bigint): bigint {
 	return id;
 }
 
-/** A Snowflake ID (bigint or decimal text, below 2^63) as 13 base32 characters. */
+/**
+ * A Snowflake ID from a bigint in [0, 2^63) or its decimal text (1–19 digits, below
+ * 2^63); anything else is `invalid_id`. `BigInt(text)` alone is looser than a
+ * Snowflake's text: it reads "", " 12 ", "0x10" and "0b1", and throws a SyntaxError
+ * for "1e3".
+ */
+export function snowflakeIdOf(id: bigint | string): bigint {
+	if (typeof id === "bigint") return checkId(id);
+	if (typeof id === "string" && SNOWFLAKE_DECIMAL.test(id) && BigInt(id) < LIMIT) return BigInt(id);
+	const shown = typeof id === "string" && id.length > 40 ? `${id.slice(0, 40)}…` : id;
+	throw new IdError(
+		"invalid_id",
+		`a Snowflake ID must be 1-19 decimal digits below 2^63 (9223372036854775808), or a bigint in [0, 2^63); got ${describeValue(shown)}`,
+	);
+}
+
+/** A Snowflake ID (bigint, or decimal text as `snowflakeIdOf` reads it) as 13 base32 characters. */
 export function snowflakeToBase32(id: bigint | string): string {
-	const value = checkId(typeof id === "string" ? BigInt(id) : id);
+	const value = snowflakeIdOf(id);
 	return highDigits(Number(value >> BigInt(LOW_BITS))) + lowDigits(Number(value & LOW_MASK));
 }
 

@@ -13,6 +13,28 @@ export function invalidWorkerId(layout: SnowflakeLayout, got: number): IdError {
 	);
 }
 
+/**
+ * The restored mark if it is a whole tick (or absent). Returned (at construction)
+ * when it is not: `internal`, since storage handed back what no generator writes,
+ * and a generator restored from it would spin (NaN) or could repeat IDs.
+ */
+export function wholeMark(mark: number | undefined): number | undefined {
+	if (mark === undefined || (Number.isSafeInteger(mark) && mark >= 0)) return mark;
+	throw new IdError(
+		"internal",
+		`the restored mark must be a whole tick (an integer >= 0) as an earlier life of this worker ID persisted it; got ${mark}`,
+	);
+}
+
+/** The restored lease if it is a finite number of ms >= 0 (or absent); else `internal`, as for the mark. */
+export function finiteLease(leaseMs: number | undefined): number | undefined {
+	if (leaseMs === undefined || (Number.isFinite(leaseMs) && leaseMs >= 0)) return leaseMs;
+	throw new IdError(
+		"internal",
+		`the restored lease must be a finite number of ms >= 0 as an earlier life of this worker ID persisted it; got ${leaseMs}`,
+	);
+}
+
 /** Returned when a count is not a positive integer. */
 export function invalidCount(got: number): IdError {
 	return new IdError("invalid_count", `count must be a positive integer, got ${got}`);

@@ -15,7 +15,7 @@
  *   });
  *   const ids = await generator.next(3); // three decimal strings, strictly increasing
  */
-import type { Clock } from "./clock";
+import { type Clock, finiteReading } from "./clock";
 import type { SnowflakeLayout } from "./layout";
 import {
 	DEFAULT_MAX_WAIT_MS,
@@ -108,7 +108,7 @@ export class SnowflakeGenerator {
 		this.maxCallCount = maxIdsPerCall(layout, this.maxWaitMs, this.maxBorrowMs);
 		this.decimal = new DecimalFormatter(layout, workerId);
 
-		const restored = options.restoredMark;
+		const restored = refuse.wholeMark(options.restoredMark);
 		this.mark = restored ?? -1;
 		this.lastTick = restored ?? -1;
 		this.sequence = layout.maxSequence;
@@ -116,7 +116,7 @@ export class SnowflakeGenerator {
 		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
 		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
 		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
-		this.restoredLeaseMs = options.restoredLeaseMs ?? options.leaseMs;
+		this.restoredLeaseMs = refuse.finiteLease(options.restoredLeaseMs) ?? options.leaseMs;
 		this.restoreLeadMs = this.restoredLeaseMs + this.maxBorrowMs + layout.timeUnitMs;
 		this.counters = { ...NO_COUNTS, ...options.restoredCounters };
 	}
@@ -155,7 +155,7 @@ export class SnowflakeGenerator {
 	private nextOne(): Promise<string[]> {
 		let now: number;
 		try {
-			now = this.clock.now();
+			now = this.readClock();
 		} catch (error) {
 			this.counters.requests++;
 			return Promise.reject(error);
@@ -177,18 +177,15 @@ export class SnowflakeGenerator {
 
 	/** The IDs at once (fast path), else the queued call's promise; `reading` if read. Never throws. */
 	private start(count: number, reading?: number): IdRun | IdRun[] | Promise<IdRun[]> {
-		if (this.inFlight > 0) return this.enqueue(count, undefined);
-		let now: number;
-		let issued: IdRun | IdRun[] | undefined;
 		try {
-			now = reading ?? this.clock.now();
-			issued = this.issueAtOnce(count, now);
+			if (this.inFlight > 0) return this.enqueue(count, undefined);
+			const now = reading ?? this.readClock();
+			// The queued path takes over with this reading: one clock read per call either way.
+			return this.issueAtOnce(count, now) ?? this.enqueue(count, now);
 		} catch (error) {
 			this.counters.requests++;
 			return Promise.reject(error);
 		}
-		// The queued path takes over with this reading: one clock read per call either way.
-		return issued ?? this.enqueue(count, now);
 	}
 
 	/** How far ahead of the clock tick `tick` may start and still be issued. */
@@ -211,7 +208,6 @@ export class SnowflakeGenerator {
 	private issueAtOnce(count: number, now: number): IdRun | IdRun[] | undefined {
 		const { layout } = this;
 		if (!Number.isSafeInteger(count) || count < 1 || count > this.maxCallCount) return undefined;
-		// (Written as positive tests so that a NaN clock reading falls through too.)
 		if (!(now >= layout.epoch)) return undefined;
 		if (!(layout.msOf(this.lastTick) - now <= this.leadLimitMs(this.lastTick))) return undefined;
 		const { first, last } = this.span(count, now);
@@ -244,14 +240,13 @@ export class SnowflakeGenerator {
 		if (lead > this.counters.maxLeadMs) this.counters.maxLeadMs = lead;
 	}
 
-	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. */
+	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. Throws a clock fault. */
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
+		// Read before the call counts as in flight: a clock fault refuses it having changed nothing.
+		const at = this.highestReading(reading ?? this.readClock());
 		this.inFlight++;
 		// The budget counts from now: the waits of the calls ahead of this one too.
-		const since = {
-			at: this.highestReading(reading ?? this.clock.now()),
-			slept: this.sleptMs - this.sleepingMs,
-		};
+		const since = { at, slept: this.sleptMs - this.sleepingMs };
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
@@ -280,7 +275,7 @@ export class SnowflakeGenerator {
 			let checked = false;
 			let waitedFor = -1;
 			while (remaining > 0) {
-				const now = firstReading ?? this.clock.now();
+				const now = firstReading ?? this.readClock();
 				firstReading = undefined;
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
@@ -350,7 +345,10 @@ export class SnowflakeGenerator {
 		return Math.max(elapsed, asked);
 	}
 
-	/** The highest clock reading so far, `now` included (a NaN reading changes nothing). */
+	/** A clock reading; one that is not a finite number is refused (`clockFault`), never used. */
+	private readClock = () => finiteReading(this.clock.now());
+
+	/** The highest clock reading so far, `now` included (readings are finite: `readClock`). */
 	private highestReading(now: number): number {
 		if (now > this.highest) this.highest = now;
 		return this.highest;

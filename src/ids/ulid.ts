@@ -11,7 +11,7 @@
 import {
 	CROCKFORD_ALLOWED,
 	CROCKFORD_ALPHABET,
-	checkTimestamp,
+	checkReading,
 	decodeBits,
 	decodeTime,
 	describeCharAt,
@@ -57,11 +57,12 @@ export class UlidFactory {
 	}
 
 	/**
-	 * The next ULID at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted` or
-	 * `internal`). Throws `overloaded` if 2^80 ULIDs were asked for in one millisecond.
+	 * The next ULID at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted`,
+	 * `clock_regression` for a reading that is not a finite number, or `internal`).
+	 * Throws `overloaded` if 2^80 ULIDs were asked for in one millisecond.
 	 */
 	next(nowMs: number): string {
-		checkTimestamp(nowMs, "ULID");
+		checkReading(nowMs, "ULID");
 		if (nowMs > this.lastMs) {
 			const random = encodeBits(this.pool.bytes(RANDOM_BYTES), 0);
 			this.lastMs = nowMs;

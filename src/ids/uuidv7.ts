@@ -13,7 +13,7 @@
  *   uuids.nextBatch(Date.now(), 3);                     // three, strictly increasing
  *   uuidV7Timestamp(parseUuid(uuids.next(1e12)).bytes); // 1000000000000
  */
-import { checkTimestamp } from "./base32";
+import { checkReading, checkTimestamp } from "./base32";
 import { cryptoRandomBytes, type RandomBytes } from "./clock";
 import { checkCount } from "./errors";
 import { ANY_BATCH, RandomPool } from "./random";
@@ -55,12 +55,13 @@ export class UuidV7Factory {
 	}
 
 	/**
-	 * The next UUIDv7 at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted`
-	 * or `internal`). When the counter runs out within a millisecond it moves on to the
-	 * next one (RFC 9562 §6.2), so the timestamp may run ahead of `nowMs`.
+	 * The next UUIDv7 at `nowMs` (unix ms, a 48-bit integer; else `layout_exhausted`,
+	 * `clock_regression` for a reading that is not a finite number, or `internal`).
+	 * When the counter runs out within a millisecond it moves on to the next one
+	 * (RFC 9562 §6.2), so the timestamp may run ahead of `nowMs`.
 	 */
 	next(nowMs: number): string {
-		checkTimestamp(nowMs, "UUIDv7");
+		checkReading(nowMs, "UUIDv7");
 		if (nowMs > this.lastMs) this.startMillisecond(nowMs);
 		else this.incrementCounter(); // same ms, or the clock went back: stay on lastMs
 		const variantGroup = 0x8000 | (this.counterLow >>> 16); // variant 10, counter bits 29..16

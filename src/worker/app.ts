@@ -11,7 +11,7 @@
  *   3. operations     operations.ts, forms.ts (one implementation for both transports)
  *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),
  *                     auto-pools.ts, placement.ts, decode-options.ts, request-note.ts
- *   5. config, errors config.ts, errors.ts, bearer-token.ts, layout-guard.ts,
+ *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
  *                     snowflake-do.ts (the object, on config and the core)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */
@@ -23,8 +23,10 @@ import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
 import { corsFromConfig } from "./middleware/cors";
 import { headIssuesNothing } from "./middleware/head-guard";
+import { knownQueryOnly } from "./middleware/known-query";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
+import { FILE_METHODS, isFilePath, staticFiles } from "./middleware/static-files";
 import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
 import { metaRoutes } from "./routes/meta";
@@ -37,12 +39,15 @@ import { typeidRoutes } from "./routes/typeid";
 import { methodNotAllowed, servedMethods } from "./served-methods";
 
 /**
- * Paths that need no token even when API_TOKEN is set. (The files in public/ never
- * reach the Worker on GET and HEAD: Cloudflare serves them first, so they are public too.)
+ * Paths that need no token even when API_TOKEN is set. (The files in public/ are
+ * public too: ./middleware/static-files.ts serves them before auth runs.)
  */
 const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
+/** Pages a browser navigates to: their query string is a link's, not parameters. */
+const PAGES = new Set(["/", "/docs"]);
 
 const base = new Hono<AppEnv>()
+	.use(staticFiles())
 	.use(requestId())
 	.use(requestLog())
 	.use(resolveConfig())
@@ -53,6 +58,7 @@ const base = new Hono<AppEnv>()
 
 const routes = base
 	.use(headIssuesNothing(() => served))
+	.use(knownQueryOnly((path) => PAGES.has(path)))
 	.route("/", pageRoutes)
 	.route("/", docsRoutes)
 	.route("/", metaRoutes)
@@ -69,7 +75,11 @@ for (const [path, allowed] of served) {
 	routes.all(path, methodNotAllowed(allowed));
 }
 
-routes.notFound((c) => {
+routes.notFound(async (c) => {
+	// GET and HEAD found no file already (staticFiles); another method on a file's path is a 405.
+	if (!FILE_METHODS.includes(c.req.method) && (await isFilePath(c))) {
+		methodNotAllowed(FILE_METHODS)(c);
+	}
 	throw serviceError("not_found", `no route ${c.req.path}; the routes are ${routeList}`);
 });
 routes.onError((error, c) => errorResponse(c, error));

@@ -1,9 +1,9 @@
-import * as z from "zod";
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
 import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
 import { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
+import { gotKind, integerVar, isUnset, secretVar, switchVar, textVar } from "./config-vars";
 import { RegionMap } from "./regions";
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
@@ -64,54 +64,22 @@ const VAR_NAMES = [
 	"RATE_LIMIT_PERIOD",
 ] as const;
 type VarName = (typeof VAR_NAMES)[number];
-export type ConfigVars = Partial<Record<VarName, string>>;
-
-const digits = /^[0-9]+$/;
+/** The vars as wrangler hands them over: strings, or JSON values when unquoted (./config-vars.ts). */
+export type ConfigVars = Partial<Record<VarName, unknown>>;
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
 const DEFAULT_MAX_BORROW_MS = 5;
 export const MAX_LEASE_MS = 5_000;
 
-function integerVar(
-	vars: ConfigVars,
-	name: VarName,
-	fallback: number,
-	min: number,
-	max: number,
-): number {
-	const raw = vars[name];
-	if (raw === undefined || raw === "") return fallback;
-	const parsed = z
-		.string()
-		.trim()
-		.regex(digits)
-		.transform(Number)
-		.pipe(z.number().int().min(min).max(max))
-		.safeParse(raw);
-	if (!parsed.success) {
-		throw new IdError(
-			"invalid_config",
-			`${name} must be an integer in [${min}, ${max}] written in decimal digits`,
-		);
-	}
-	return parsed.data;
-}
-
-/** "on" or "off" (empty: the default). */
-function switchVar(vars: ConfigVars, name: VarName, fallback: boolean): boolean {
-	const raw = vars[name]?.trim() ?? "";
-	if (raw === "") return fallback;
-	if (raw === "on" || raw === "off") return raw === "on";
-	throw new IdError("invalid_config", `${name} must be "on" or "off"`);
-}
-
-/** 10 or 60 (empty: 10), the periods the Rate Limiting binding offers. */
+/** 10 or 60 (empty: 10), the periods the Rate Limiting binding offers; a number or its digits. */
 function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
-	const raw = vars.RATE_LIMIT_PERIOD?.trim() || "10";
-	if (raw === "10" || raw === "60") return Number(raw) as 10 | 60;
+	const raw = vars.RATE_LIMIT_PERIOD;
+	if (isUnset(raw)) return 10;
+	const period = typeof raw === "number" || typeof raw === "string" ? String(raw).trim() : "";
+	if (period === "10" || period === "60") return Number(period) as 10 | 60;
 	throw new IdError(
 		"invalid_config",
-		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding`,
+		`RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding${gotKind(raw)}`,
 	);
 }
 
@@ -122,7 +90,7 @@ function rateLimitPeriodVar(vars: ConfigVars): 10 | 60 {
  */
 function tokenVars(vars: ConfigVars) {
 	const token = (name: "API_TOKEN" | "API_TOKEN_NEXT") => {
-		const raw = vars[name];
+		const raw = secretVar(name, vars[name]);
 		if (!raw) return undefined;
 		if (!TOKEN_PATTERN.test(raw)) {
 			throw new IdError(
@@ -143,8 +111,10 @@ function tokenVars(vars: ConfigVars) {
 	return { apiToken, apiTokenNext };
 }
 
+const CORS_RULE = `"*" or a comma-separated list of origins such as "https://app.example.com"`;
+
 function corsOriginsVar(vars: ConfigVars): "*" | string[] {
-	const raw = vars.CORS_ORIGINS?.trim() || "*";
+	const raw = textVar("CORS_ORIGINS", vars.CORS_ORIGINS, CORS_RULE) ?? "*";
 	if (raw === "*") return "*";
 	const origins = raw
 		.split(",")
@@ -152,10 +122,7 @@ function corsOriginsVar(vars: ConfigVars): "*" | string[] {
 		.filter(Boolean);
 	for (const origin of origins) {
 		if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-			throw new IdError(
-				"invalid_config",
-				`CORS_ORIGINS must be "*" or a comma-separated list of origins such as "https://app.example.com"`,
-			);
+			throw new IdError("invalid_config", `CORS_ORIGINS must be ${CORS_RULE}`);
 		}
 	}
 	return origins;
@@ -199,7 +166,8 @@ const WIDEST_MAX_WORKER_ID = 2 ** 30 - 1;
  */
 function maxWorkerIdWithoutLayout(vars: ConfigVars): number {
 	try {
-		return 2 ** integerVar(vars, "SNOWFLAKE_WORKER_BITS", TWITTER_LAYOUT.workerBits, 0, 30) - 1;
+		const bits = vars.SNOWFLAKE_WORKER_BITS;
+		return 2 ** integerVar("SNOWFLAKE_WORKER_BITS", bits, TWITTER_LAYOUT.workerBits, 0, 30) - 1;
 	} catch {
 		return WIDEST_MAX_WORKER_ID;
 	}
@@ -208,7 +176,7 @@ function maxWorkerIdWithoutLayout(vars: ConfigVars): number {
 /** The layout, or undefined when a SNOWFLAKE_* variable is bad (each problem noted once). */
 function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout | undefined {
 	const field = (name: VarName, fallback: number, min: number, max: number) =>
-		problems.read(() => integerVar(vars, name, fallback, min, max), undefined);
+		problems.read(() => integerVar(name, vars[name], fallback, min, max), undefined);
 	const config = {
 		epoch: field("SNOWFLAKE_EPOCH", TWITTER_LAYOUT.epoch, 0, MAX_DATE_MS),
 		timeBits: field("SNOWFLAKE_TIME_BITS", TWITTER_LAYOUT.timeBits, 1, 52),
@@ -233,6 +201,8 @@ function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout
 	}, undefined);
 }
 
+const WORKER_IDS_RULE = 'worker IDs and ranges such as "0-31" or "0-3,8,10-12"';
+
 /** How many worker IDs AUTO_WORKER_IDS holds when unset: `0-31` under the default WORKER_IDS. */
 const DEFAULT_AUTO_SIZE = 32;
 
@@ -242,9 +212,17 @@ const DEFAULT_AUTO_SIZE = 32;
  * parsed (numbers only).
  */
 function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
+	const text = (name: "WORKER_IDS" | "AUTO_WORKER_IDS" | "AUTO_REGIONS", rule: string) =>
+		problems.read(() => textVar(name, vars[name], rule), undefined);
+	const owned = text("WORKER_IDS", WORKER_IDS_RULE);
+	const auto = text("AUTO_WORKER_IDS", WORKER_IDS_RULE);
+	const regionText = text(
+		"AUTO_REGIONS",
+		'location hints with worker IDs such as "wnam:0-7 enam:8-15"',
+	);
 	const all = WorkerIdSet.all(max);
-	const workerIds = vars.WORKER_IDS?.trim()
-		? problems.read(() => WorkerIdSet.parse(vars.WORKER_IDS ?? "", max, "WORKER_IDS"), all)
+	const workerIds = owned
+		? problems.read(() => WorkerIdSet.parse(owned, max, "WORKER_IDS"), all)
 		: all;
 	const within = (name: string, set: WorkerIdSet) => {
 		if (workerIds.contains(set)) return;
@@ -255,16 +233,13 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 	// The first 32 owned worker IDs.
 	const last = workerIds.at(Math.min(DEFAULT_AUTO_SIZE, workerIds.size) - 1);
 	let autoWorkerIds = workerIds.intersect(new WorkerIdSet([{ from: 0, to: last }]));
-	if (vars.AUTO_WORKER_IDS?.trim()) {
-		const parsed = problems.read(
-			() => WorkerIdSet.parse(vars.AUTO_WORKER_IDS ?? "", max, "AUTO_WORKER_IDS"),
-			undefined,
-		);
+	if (auto) {
+		const parsed = problems.read(() => WorkerIdSet.parse(auto, max, "AUTO_WORKER_IDS"), undefined);
 		if (parsed) within("AUTO_WORKER_IDS", parsed);
 		autoWorkerIds = parsed ?? autoWorkerIds;
 	}
 	const regions = problems.read(
-		() => RegionMap.parse(vars.AUTO_REGIONS ?? "", max, "AUTO_REGIONS"),
+		() => RegionMap.parse(regionText ?? "", max, "AUTO_REGIONS"),
 		new RegionMap([]),
 	);
 	for (const { hint, workerIds: set } of regions.regions)
@@ -277,7 +252,7 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
  * tick makes every block stale as it arrives (its tick began up to a tick ago).
  */
 function poolMaxAgeVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): number {
-	const maxAgeMs = integerVar(vars, "POOL_MAX_AGE_MS", 1_000, 0, 60_000);
+	const maxAgeMs = integerVar("POOL_MAX_AGE_MS", vars.POOL_MAX_AGE_MS, 1_000, 0, 60_000);
 	if (layout && maxAgeMs > 0 && maxAgeMs < layout.timeUnitMs) {
 		throw new IdError(
 			"invalid_config",
@@ -295,7 +270,7 @@ export function parseConfig(vars: ConfigVars): Config {
 	const problems = new ConfigProblems();
 	const layout = layoutVars(vars, problems);
 	const integer = (name: VarName, fallback: number, min: number, max: number) =>
-		problems.read(() => integerVar(vars, name, fallback, min, max), fallback);
+		problems.read(() => integerVar(name, vars[name], fallback, min, max), fallback);
 	const maxWorkerId = layout?.maxWorkerId ?? maxWorkerIdWithoutLayout(vars);
 	const config: Omit<Config, "layout"> = {
 		maxBatch: integer("MAX_BATCH", 10_000, 1, 100_000),
@@ -314,7 +289,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBlockCount: integer("MAX_BLOCK_COUNT", 1_000_000, 1, 100_000_000),
 		corsOrigins: problems.read(() => corsOriginsVar(vars), "*"),
 		...problems.read(() => tokenVars(vars), { apiToken: undefined, apiTokenNext: undefined }),
-		requestLog: problems.read(() => switchVar(vars, "REQUEST_LOG", true), true),
+		requestLog: problems.read(() => switchVar("REQUEST_LOG", vars.REQUEST_LOG, true), true),
 		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
 	};
 	const error = problems.error();

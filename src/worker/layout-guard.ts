@@ -1,11 +1,13 @@
 /**
  * What keeps one Durable Object namespace on one Snowflake layout. Each worker ID's
- * object stores the layout it issues under; a worker ID that has never issued takes
- * the namespace's layout, held by one more object (named `NAMESPACE_LAYOUT_NAME`):
- * the first layout any worker ID started under. So after the SNOWFLAKE_* settings
- * change in place, every worker ID refuses alike, instead of used ones refusing while
- * unused ones issue IDs of the new layout (which sort below the old ones, and under
- * other field widths may equal them).
+ * object stores the layout it issues under, and compares it once with the
+ * namespace's, held by one more object (named `NAMESPACE_LAYOUT_NAME`): the first
+ * layout a worker ID started under (its stored one, for a worker ID that issued
+ * before this object existed), which never changes. A worker ID that has never
+ * issued takes it. So after the SNOWFLAKE_* settings change in place, every worker ID
+ * refuses alike, instead of used ones refusing while unused ones issue IDs of the
+ * new layout (which sort below the old ones, and under other field widths may equal
+ * them).
  */
 import { serviceError } from "./errors";
 
@@ -30,6 +32,18 @@ export function namespaceLayoutMismatch(workerId: number, held: string, configur
 	return serviceError(
 		"layout_mismatch",
 		`this deployment's worker IDs issue under the Snowflake layout ${held}, but the service is configured with ${configured}; worker ID ${workerId} does not start under another layout, since IDs of both could collide. To recover: ${RECOVERY}`,
+	);
+}
+
+/**
+ * A worker ID that issued under `stored` in a namespace whose worker IDs issue under
+ * `held` (the namespace recorded another layout first, e.g. an unused worker ID
+ * started under a changed layout before any used one after an upgrade).
+ */
+export function storedNamespaceMismatch(workerId: number, stored: string, held: string) {
+	return serviceError(
+		"layout_mismatch",
+		`worker ID ${workerId} issued IDs under the Snowflake layout ${stored}, but this deployment's worker IDs issue under ${held}; IDs of both could collide, so it refuses. To recover: ${RECOVERY}`,
 	);
 }
 

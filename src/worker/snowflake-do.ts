@@ -15,6 +15,7 @@ import {
 	namespaceLayoutMismatch,
 	namespaceLayoutUnreachable,
 	storedLayoutMismatch,
+	storedNamespaceMismatch,
 } from "./layout-guard";
 
 /** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
@@ -40,6 +41,13 @@ export const workersClock: Clock = {
 /** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
+/**
+ * The layout this worker ID found the namespace's to be (its own): written once, on
+ * the first start that compared them. The namespace's layout never changes once
+ * held, so later lives need no check; a worker ID stored by a version before the
+ * namespace's layout existed has none, and its next start makes the comparison.
+ */
+const CHECKED_KEY = "layoutChecked";
 /**
  * `StoredStats`: written with every mark (same commit), again when the call that wrote
  * the mark ends (its own counts), and before a stats read is answered if counts moved.
@@ -150,7 +158,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return fingerprint;
 	}
 
-	/** The generator, made on first use (a fresh worker ID first checks the namespace's layout). */
+	/** The generator, made on first use (checking the namespace's layout once in a worker ID's life). */
 	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
 		if (this.generator) {
 			if (this.generator.workerId !== workerId) {
@@ -171,14 +179,12 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
 		const stored = kv.get<string>(LAYOUT_KEY);
+		if (kv.get<string>(CHECKED_KEY) !== (stored ?? fingerprint)) {
+			await this.checkNamespaceLayout(workerId, stored, fingerprint);
+		}
 		// IDs issued under another layout could collide with this one's: refuse.
 		if (stored !== undefined && stored !== fingerprint) {
 			throw storedLayoutMismatch(workerId, stored, fingerprint);
-		}
-		if (stored === undefined) {
-			const held = await this.namespaceLayout(workerId, fingerprint);
-			if (held !== fingerprint) throw namespaceLayoutMismatch(workerId, held, fingerprint);
-			kv.put(LAYOUT_KEY, fingerprint);
 		}
 		this.fingerprint = fingerprint;
 		const mark = kv.get<number>(MARK_KEY);
@@ -226,7 +232,39 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return generator;
 	}
 
-	/** The namespace's layout: once in a worker ID's life, before its first ID. */
+	/**
+	 * Compares this worker ID's layout (the stored one, else the configured one) with
+	 * the namespace's, claiming it for the namespace when the namespace holds none: so
+	 * after an upgrade from a version without it, the first worker ID to start records
+	 * the layout its IDs were issued under, and every later one, used or not, is
+	 * compared with that. Equal: both are stored, and never compared again.
+	 */
+	private async checkNamespaceLayout(
+		workerId: number,
+		stored: string | undefined,
+		configured: string,
+	): Promise<void> {
+		const own = stored ?? configured;
+		let held: string;
+		try {
+			held = await this.namespaceLayout(workerId, own);
+		} catch (error) {
+			// A worker ID that must refuse anyway says why, not that a check failed.
+			if (own !== configured) throw storedLayoutMismatch(workerId, own, configured);
+			throw error;
+		}
+		if (held !== own) {
+			if (stored === undefined) throw namespaceLayoutMismatch(workerId, held, configured);
+			throw held === configured
+				? storedLayoutMismatch(workerId, stored, configured)
+				: storedNamespaceMismatch(workerId, stored, held);
+		}
+		const kv = this.ctx.storage.kv;
+		kv.put(LAYOUT_KEY, own);
+		kv.put(CHECKED_KEY, own);
+	}
+
+	/** The namespace's layout, claimed for `fingerprint` when it holds none. */
 	private async namespaceLayout(workerId: number, fingerprint: string): Promise<string> {
 		const namespace = this.env.SNOWFLAKE;
 		try {

@@ -11,6 +11,7 @@ import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import { lazySchema, once } from "./lazy-schema";
+import { declareQuery } from "./middleware/known-query";
 import {
 	countAllowed,
 	countKindOf,
@@ -150,7 +151,7 @@ function errorFor(
 	if (field === "workerId" && path === "/range") {
 		return new IdError(
 			"invalid_worker_id",
-			`workerId must be an integer in [0, ${config.layout.maxWorkerId}] written once in decimal digits; got ${describeValue(got)}`,
+			`workerId must be an integer in [0, ${config.layout.maxWorkerId}] (any worker ID of the layout), written once in decimal digits; got ${describeValue(got)}`,
 		);
 	}
 	if (field === "workerId") return invalidWorkerId(config, got);
@@ -184,8 +185,13 @@ function outOfRange(
 	if (typeof count === "number") {
 		if (!countAllowed(config, countKindOf(c.req.path), count)) return "count";
 	}
-	if (typeof workerId === "number" && !config.workerIds.has(workerId)) return "workerId";
-	return undefined;
+	if (typeof workerId !== "number") return undefined;
+	// /range takes any worker ID of the layout (as RPC does): its bounds are arithmetic.
+	const allowed =
+		c.req.path === "/range"
+			? workerId <= config.layout.maxWorkerId
+			: config.workerIds.has(workerId);
+	return allowed ? undefined : "workerId";
 }
 
 function invalidRangeField(field: string, got: unknown): IdError {
@@ -197,12 +203,15 @@ function invalidRangeField(field: string, got: unknown): IdError {
 	);
 }
 
-/** zValidator answering failures with the service's own error codes and messages. */
+/**
+ * zValidator answering failures with the service's own error codes and messages. A
+ * query validator also tells ./middleware/known-query.ts which names its route takes.
+ */
 export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(
 	target: Target,
 	schema: T,
 ) {
-	return zValidator(target, schema, (result, hookContext) => {
+	const validator = zValidator(target, schema, (result, hookContext) => {
 		// Validators run after the app's middleware: the context is the app's.
 		const c = hookContext as Context<AppEnv>;
 		if (!result.success) {
@@ -212,4 +221,11 @@ export function validate<T extends z.ZodType, Target extends keyof ValidationTar
 		const field = outOfRange(c, result.data as Record<string, unknown>);
 		if (field) throw errorFor(c, target, field);
 	});
+	if (target === "query") {
+		declareQuery(
+			validator,
+			once(() => Object.keys((schema as unknown as z.ZodObject).shape)),
+		);
+	}
+	return validator;
 }

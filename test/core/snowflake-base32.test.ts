@@ -1,7 +1,8 @@
 /** Snowflakes as 13 base32 characters: round trips, order, prefixes, the route's run formatter. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
+import { expandBlocks } from "../../src/ids/blocks";
+import { decodeId, decodeSnowflake } from "../../src/ids/decode";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import {
 	formatRunsAs,
@@ -48,6 +49,53 @@ describe("base32 Snowflakes", () => {
 		expect(() => snowflakeToBase32(2n ** 63n)).toThrow(
 			expect.objectContaining({ code: "invalid_id" }),
 		);
+	});
+
+	it("are made from decimal digits (1-19, below 2^63) or a bigint only: other text is invalid_id", () => {
+		expect(snowflakeToBase32("0")).toBe("0000000000000");
+		expect(snowflakeToBase32("0000000000000000012")).toBe(snowflakeToBase32(12n));
+		expect(snowflakeToBase32("9223372036854775807")).toBe("7zzzzzzzzzzzz");
+		// BigInt(text) reads all of these (or throws a SyntaxError); none is a Snowflake's text.
+		for (const bad of [
+			"",
+			" 12 ",
+			"12 ",
+			"0x10",
+			"0b1",
+			"0o7",
+			"1e3",
+			"-1",
+			"+1",
+			"1.0",
+			"1_000",
+			"１２", // full-width digits
+			"00000000000000000012", // 20 digits
+			"9223372036854775808", // 2^63
+		]) {
+			expect(() => snowflakeToBase32(bad), JSON.stringify(bad)).toThrow(
+				expect.objectContaining({
+					name: "IdError",
+					code: "invalid_id",
+					message: expect.stringContaining(JSON.stringify(bad)),
+				}),
+			);
+		}
+		for (const bad of [-1n, 2n ** 63n]) {
+			expect(() => snowflakeToBase32(bad)).toThrow(expect.objectContaining({ code: "invalid_id" }));
+		}
+	});
+
+	it("decodeSnowflake and expandBlocks read decimal digits just as strictly", () => {
+		for (const bad of ["", " 12", "0x10", "1e3", "-1", "+1"]) {
+			expect(() => decodeSnowflake(bad, layout), JSON.stringify(bad)).toThrow(
+				expect.objectContaining({ name: "IdError", code: "invalid_id" }),
+			);
+			expect(() => [...expandBlocks([{ first: bad, count: 2 }])], JSON.stringify(bad)).toThrow(
+				expect.objectContaining({ name: "IdError", code: "invalid_id" }),
+			);
+		}
+		expect(decodeSnowflake("0012", layout).id).toBe("12");
+		expect([...expandBlocks([{ first: "0012", count: 2 }])]).toEqual(["12", "13"]);
 	});
 
 	it("are read strictly: no uppercase, no Crockford aliases, 13 characters, first 0-7", () => {

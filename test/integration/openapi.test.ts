@@ -183,6 +183,8 @@ describe("GET /openapi.json", () => {
 				"unsupported_media_type",
 			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?format=hex" }, 400, "invalid_format"],
+			[{ method: "get", operation: "/ulid", url: "/ulid?cuont=3" }, 400, "invalid_request"],
+			[{ method: "get", operation: "/health", url: "/health?t=1" }, 400, "invalid_request"],
 			[{ method: "get", operation: "/decode/{id}", url: "/decode/xyz" }, 400, "invalid_id"],
 			[
 				{ method: "get", operation: "/decode/{id}", url: "/decode/1?layout=nope" },

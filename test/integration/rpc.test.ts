@@ -166,3 +166,46 @@ describe("the example consumer Worker", () => {
 		expect(error.code).toBe("invalid_count");
 	});
 });
+
+describe("range: one worker-ID rule over RPC and HTTP", () => {
+	let owned: Miniflare;
+	let ownedUrl: URL;
+	let ownedIds: Service<IdService>;
+	beforeAll(async () => {
+		const started = await startServiceAndConsumer({ vars: { WORKER_IDS: "0-7" } });
+		owned = started.mf;
+		ownedUrl = started.url;
+		ownedIds = (await owned.getBindings<{ IDS: Service<IdService> }>(started.consumerName)).IDS;
+	}, 120_000);
+	afterAll(() => owned?.dispose());
+
+	const window = "kind=snowflake&from=2026-11-01&to=2026-11-02";
+
+	it("a worker ID of the layout outside WORKER_IDS: the same bounds both ways", async () => {
+		const rpc = await ownedIds.range({
+			kind: "snowflake",
+			from: "2026-11-01",
+			to: "2026-11-02",
+			workerId: 100,
+		});
+		const http = await fetch(new URL(`/range?${window}&workerId=100`, ownedUrl));
+		expect(http.status).toBe(200);
+		expect(await http.json()).toEqual({ ...rpc });
+		expect(Number((BigInt(rpc.min) >> 12n) & 1023n)).toBe(100);
+	});
+
+	it("a worker ID beyond the layout: invalid_worker_id naming [0, 1023] both ways", async () => {
+		const rpc = await Promise.resolve()
+			.then(() => ownedIds.range({ kind: "snowflake", from: 1, to: 5, workerId: 1024 }))
+			.then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+		expect(idErrorCode(rpc)).toBe("invalid_worker_id");
+		expect((rpc as Error).message).toContain("[0, 1023]");
+		const http = await fetch(new URL(`/range?${window}&workerId=1024`, ownedUrl));
+		const body = (await http.json()) as { error: { code: string; message: string } };
+		expect([http.status, body.error.code]).toEqual([400, "invalid_worker_id"]);
+		expect(body.error.message).toContain("[0, 1023]");
+	});
+});

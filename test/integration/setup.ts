@@ -6,9 +6,12 @@ import { unstable_readConfig } from "wrangler";
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
  * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService
  * entrypoint. The service is the first worker, so `url` reaches it over HTTP.
- * With `apiToken`, the service requires it over HTTP (not through the binding).
+ * With `apiToken`, the service requires it over HTTP (not through the binding);
+ * `vars` replace the service's vars of wrangler.toml.
  */
-export async function startServiceAndConsumer(options: { apiToken?: string } = {}) {
+export async function startServiceAndConsumer(
+	options: { apiToken?: string; vars?: Record<string, string> } = {},
+) {
 	const service = unstable_readConfig({ config: "wrangler.toml" });
 	const consumer = unstable_readConfig({ config: "examples/consumer/wrangler.toml" });
 	// Miniflare 5 takes these (v4-shaped) options through its converter.
@@ -25,6 +28,7 @@ export async function startServiceAndConsumer(options: { apiToken?: string } = {
 					bindings: {
 						...(service.vars as Record<string, string>),
 						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
+						...options.vars,
 					},
 					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
 					ratelimits: {

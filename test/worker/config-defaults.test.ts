@@ -39,7 +39,7 @@ describe("config defaults", () => {
 			body: {
 				error: {
 					code: "invalid_config",
-					message: "SNOWFLAKE_TIME_BITS must be an integer in [1, 52] written in decimal digits",
+					message: "SNOWFLAKE_TIME_BITS must be an integer in [1, 52], a number or decimal digits",
 				},
 			},
 		});
@@ -114,5 +114,67 @@ describe("LEASE_MS and the new settings", () => {
 			maxBorrowMs: 0,
 			leaseMs: 5_000,
 		});
+	});
+});
+
+/**
+ * Wrangler hands an unquoted TOML var to the Worker as its JSON value: `MAX_BATCH = 500`
+ * arrives as the number 500, `LEASE_MS = [1]` as an array (seen under `wrangler dev`).
+ */
+describe("vars that are not strings", () => {
+	it("takes numeric vars as JSON numbers as well as digit strings", () => {
+		const config = parseConfig({
+			RATE_LIMIT_PERIOD: 60,
+			MAX_BATCH: 500,
+			LEASE_MS: 2_000,
+			SNOWFLAKE_WORKER_BITS: 8,
+			SNOWFLAKE_SEQUENCE_BITS: "14",
+			REQUEST_LOG: false,
+		});
+		expect(config).toMatchObject({
+			rateLimitPeriod: 60,
+			maxBatch: 500,
+			leaseMs: 2_000,
+			requestLog: false,
+		});
+		expect(config.layout).toMatchObject({ workerBits: 8, sequenceBits: 14 });
+	});
+
+	it("names every var of another type in the one invalid_config, with the other errors", async () => {
+		const bad = appWith({
+			MAX_BATCH: true,
+			LEASE_MS: [1],
+			MAX_WAIT_MS: 2.5,
+			POOL_MAX_SIZE: { size: 4 },
+			RATE_LIMIT_PERIOD: 30,
+			WORKER_IDS: 7,
+			CORS_ORIGINS: ["https://app.example.com"],
+			REQUEST_LOG: 1,
+			API_TOKEN: 12345,
+			MAX_BLOCK_COUNT: "0",
+		} as unknown as Record<string, string>);
+		const { status, body } = await bad("/health");
+		expect(status).toBe(500);
+		const { code, message } = (body as { error: { code: string; message: string } }).error;
+		expect(code).toBe("invalid_config");
+		expect(message).toMatch(/^10 settings are invalid: \(1\) /);
+		const problems = message.split(/(?:: |; )\(\d+\) /).slice(1);
+		expect(problems.sort()).toEqual(
+			[
+				"MAX_BATCH must be an integer in [1, 100000], a number or decimal digits; got a boolean",
+				`LEASE_MS must be an integer in [1, ${MAX_LEASE_MS}], a number or decimal digits; got an array`,
+				"MAX_WAIT_MS must be an integer in [1, 60000], a number or decimal digits",
+				"POOL_MAX_SIZE must be an integer in [1, 1000000], a number or decimal digits; got an object",
+				'RATE_LIMIT_PERIOD must be 10 or 60, the "period" of the RATE_LIMITER binding',
+				'WORKER_IDS must be text (a quoted string): worker IDs and ranges such as "0-31" or "0-3,8,10-12"; got a number',
+				'CORS_ORIGINS must be text (a quoted string): "*" or a comma-separated list of origins such as "https://app.example.com"; got an array',
+				'REQUEST_LOG must be "on" or "off" (or true or false)',
+				"API_TOKEN must be text (a secret's value); got a number",
+				"MAX_BLOCK_COUNT must be an integer in [1, 100000000], a number or decimal digits",
+			].sort(),
+		);
+		// Values are never shown, a secret's least of all.
+		expect(message).not.toMatch(/12345|2\.5|size|\[1\]|example\.com"\]/);
+		expect(message).not.toContain("could not be read");
 	});
 });

@@ -326,8 +326,11 @@ function problemsWith(r: Sent, response: Response, text: string): string[] {
 			problems.push("2xx JSON does not parse");
 		}
 	} else {
-		// IDs as text, or the playground page at "/".
-		const page = decoded(new URL(`${ORIGIN}${r.path}`).pathname) === "/";
+		// IDs as text, or the playground page: at "/", or a file of public/ (its CSP is
+		// public/_headers'), which the static layer may also find at a path such as "///".
+		const page =
+			decoded(new URL(`${ORIGIN}${r.path}`).pathname) === "/" ||
+			(response.headers.get("Content-Security-Policy") ?? "").startsWith("default-src 'self'");
 		check(
 			type === "text/plain; charset=utf-8" || (page && type === "text/html; charset=utf-8"),
 			`2xx of type ${type}`,

@@ -27,6 +27,14 @@ function putLayout(stub: ReturnType<typeof snowflakeStub>, fingerprint: string) 
 const namespaceObject = () => env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName(NAMESPACE_LAYOUT_NAME));
 
 describe("a layout changed in place", () => {
+	it("the first worker ID to issue claims the namespace's layout", async () => {
+		expect((await callJson("/snowflake/4")).status).toBe(200);
+		const held = await runInDurableObject(namespaceObject(), (_i: SnowflakeWorker, state) =>
+			state.storage.kv.get("layout"),
+		);
+		expect(held).toBe("epoch=1288834974657;bits=41/10/12;unit=1");
+	});
+
 	it("a worker ID that issued under the earlier layout names both layouts and how to recover", async () => {
 		await putLayout(snowflakeStub(3), EARLIER);
 		const { status, body } = await callJson<ErrorBody>("/snowflake/3");
@@ -38,14 +46,6 @@ describe("a layout changed in place", () => {
 		);
 		expect(body.error.message).toContain("delete .wrangler/state");
 		expect(body.error.message).toContain("--persist-to a new directory");
-	});
-
-	it("the first worker ID to issue claims the namespace's layout", async () => {
-		expect((await callJson("/snowflake/4")).status).toBe(200);
-		const held = await runInDurableObject(namespaceObject(), (_i: SnowflakeWorker, state) =>
-			state.storage.kv.get("layout"),
-		);
-		expect(held).toBe("epoch=1288834974657;bits=41/10/12;unit=1");
 	});
 
 	it("every auto blocks request refuses alike, unused worker IDs too, and none of them stores a layout", async () => {

@@ -78,3 +78,40 @@ describe("/ in the Worker", () => {
 		}
 	});
 });
+
+describe("the other files in the Worker (it runs before the static layer)", () => {
+	it("serves them on GET and HEAD with their own headers, before auth and the log", async () => {
+		const [viaWorker, direct] = await Promise.all([
+			call("/playground.css"),
+			asset("/playground.css"),
+		]);
+		expect(viaWorker.status).toBe(200);
+		expect(viaWorker.headers.get("Content-Security-Policy")).toBe(
+			direct.headers.get("Content-Security-Policy"),
+		);
+		expect(viaWorker.headers.get("X-Request-Id")).toBeNull();
+		expect(await viaWorker.text()).toBe(await direct.text());
+		expect((await call("/decoded.css", { method: "HEAD" })).status).toBe(200);
+	});
+
+	it("answers other methods on a file's path with the service's JSON 405 and Allow", async () => {
+		for (const path of ["/playground.css", "/playground.js", "/index.html"]) {
+			for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+				const { status, body, headers } = await callJson<ErrorBody>(path, { method });
+				expect(status, `${method} ${path}`).toBe(405);
+				expect(headers.get("Allow"), `${method} ${path}`).toBe("GET, HEAD");
+				expect(headers.get("X-Request-Id"), `${method} ${path}`).toMatch(/^[0-9a-f-]{36}$/);
+				expect(body.error.code, `${method} ${path}`).toBe("method_not_allowed");
+				expect(body.error.message).toBe(`${method} is not allowed on ${path}; use GET or HEAD`);
+			}
+		}
+	});
+
+	it("leaves a path with no file and no route the service's 404", async () => {
+		for (const method of ["GET", "POST"]) {
+			const { status, body } = await callJson<ErrorBody>("/nope.css", { method });
+			expect(status, method).toBe(404);
+			expect(body.error.code, method).toBe("not_found");
+		}
+	});
+});

@@ -1,9 +1,10 @@
 /**
  * One OpenAPI operation per route, from the schemas that validate its input
  * (../validation.ts, ../json-body.ts) and those of its answers (./schemas.ts),
- * with the error answers the service really gives it: 400 when it has input,
- * 415 when it takes a JSON body, 401 unless public, 429 unless exempt from rate limiting, 500 always, 503 when
- * it reaches a Durable Object. Each route file exports its operations next to
+ * with the error answers the service really gives it: 400 unless an HTML page (an
+ * unknown query parameter is one on every other route), 415 when it takes a JSON
+ * body, 401 unless public, 429 unless exempt from rate limiting, 500 always, 503
+ * when it reaches a Durable Object. Each route file exports its operations next to
  * its routes; ../routes/docs.ts builds the document from them.
  *
  *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true })
@@ -100,14 +101,17 @@ function describe(spec: OperationSpec): RouteConfig {
 		},
 		responses: {
 			200: success(spec),
-			...(hasInput
-				? {
+			// Every route but the HTML pages refuses a query parameter it does not take.
+			...(spec.html && !hasInput
+				? {}
+				: {
 						400: errorAnswer(
 							400,
-							"A parameter or the body is invalid; the message names it and what is allowed",
+							hasInput
+								? "A parameter or the body is invalid, or the query has a parameter this route does not take (`invalid_request`); the message names it and what is allowed"
+								: "The query has a parameter (`invalid_request`): this route takes none",
 						),
-					}
-				: {}),
+					}),
 			...(spec.body
 				? {
 						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),

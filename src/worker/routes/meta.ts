@@ -10,8 +10,10 @@ export const metaRoutes = new Hono<AppEnv>()
 	.get("/decode/:id", validate("param", idParam), validate("query", decodeQuery), (c) =>
 		c.json(decode(c.var.config, c.req.valid("param").id, c.req.valid("query"))),
 	)
-	// An empty ID is an invalid ID (as over RPC), not an unknown path.
-	.get("/decode/", (c) => c.json(decode(c.var.config, "")));
+	// An empty ID is an invalid ID (as over RPC), not an unknown path; it takes the same query.
+	.get("/decode/", validate("query", decodeQuery), (c) =>
+		c.json(decode(c.var.config, "", c.req.valid("query"))),
+	);
 
 export const metaOperations = [
 	operation({

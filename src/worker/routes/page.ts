@@ -1,9 +1,9 @@
 /**
  * The playground at `/` is static: public/index.html, public/playground.css and the
- * script built from src/playground. Cloudflare serves those files before the Worker
- * runs, with public/_headers' Content-Security-Policy. This route keeps `/` a known
- * path of the API (so `POST /` is a 405, not a 404, and `/` needs no token) and
- * answers with the same asset should a `GET /` ever reach the Worker.
+ * script built from src/playground, with public/_headers' Content-Security-Policy,
+ * from the ASSETS binding (../middleware/static-files.ts serves the other files).
+ * This route makes `/` a path of the API: `POST /` is the service's 405, and `/`
+ * needs no token.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";

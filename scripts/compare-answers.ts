@@ -296,7 +296,13 @@ interface Config {
 }
 
 const CONFIGS: Config[] = [
-	{ name: "default", asks: [...EVERY_CONFIG, ...FIXED], fromDocument: true },
+	// Auto requests pick among 16-31, so the named worker IDs' stats count only named requests.
+	{
+		name: "default",
+		vars: { AUTO_WORKER_IDS: "16-31" },
+		asks: [...EVERY_CONFIG, ...FIXED],
+		fromDocument: true,
+	},
 	{
 		name: "tokens and narrow CORS",
 		vars: { API_TOKEN: TOKEN, API_TOKEN_NEXT: NEXT_TOKEN, CORS_ORIGINS: "https://app.example.com" },
@@ -344,13 +350,21 @@ const NORMALIZE: [RegExp, string][] = [
 		/"(timestamp|time|since|lastTimestamp|maxLeadMs|maxRegressionMs|rolloverWaits|leaseWrites|durationMs)":("[^"]*"|-?[0-9.e+]+|null)/g,
 		'"$1":<varies>',
 	],
+	[/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/g, "<time>"],
 	[/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, "<ulid>"],
 	[/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "<uuid>"],
-	[/_[0-7][0-9a-hjkmnp-tv-z]{25}\b/g, "_<typeid>"],
-	[/\b[0-7][0-9a-hjkmnp-tv-z]{25}\b/g, "<typeid>"],
-	[/\b[0-9][0-9a-hjkmnp-tv-z]{12}\b/g, "<base32>"],
+	[/(?<![0-9a-z])[0-7][0-9a-hjkmnp-tv-z]{25}(?![0-9a-z])/g, "<typeid>"],
+	[/(?<![0-9a-z])[0-9a-f][0-9a-hjkmnp-tv-z]{12}(?![0-9a-z])/g, "<base32>"],
 	[/\b[0-9]{15,19}\b/g, "<snowflake>"],
 ];
+
+/** A block answer's runs split where the ticks fell: keep only how many IDs they hold. */
+function runsTotal(text: string): string {
+	return text.replace(/"blocks":(\[[^\]]*\])/g, (_, runs: string) => {
+		const counts = [...runs.matchAll(/"count":([0-9]+)/g)].map((m) => Number(m[1]));
+		return `"blocks":<runs of ${counts.reduce((a, b) => a + b, 0)} IDs>`;
+	});
+}
 
 /** Fixed inputs are echoed in answers (the decoded ID, its fields): keep them as sent. */
 const KEEP = [
@@ -378,6 +392,7 @@ function normalized(text: string, asked: Ask): string {
 	kept.forEach((value, i) => {
 		out = out.split(value).join(`\u0000${i}\u0000`);
 	});
+	out = runsTotal(out);
 	for (const [pattern, replacement] of NORMALIZE) out = out.replace(pattern, replacement);
 	// The auto routes pick a worker ID at random.
 	if (/^\/snowflake(\/blocks)?($|\?)/.test(asked.path))
@@ -400,6 +415,8 @@ async function answer(url: string, asked: Ask): Promise<string> {
 		.filter(([name]) => name !== "date")
 		.map(([name, value]) => {
 			if (name === "x-request-id") return `${name}: <request-id>`;
+			// The static files' ETag is the deployment's hash of them.
+			if (name === "etag") return `${name}: <etag>`;
 			// Generated IDs differ in length (a Snowflake of 18 or 19 digits): the body says it.
 			if (name === "content-length" && normalized(body, asked) !== body) return `${name}: <varies>`;
 			return `${name}: ${value}`;

@@ -93,6 +93,8 @@ function originOf(frame: CallFrame, map: SourceMap): { origin: string; ours: boo
 		// (program), (idle), (garbage collector), (root), or a builtin.
 		return { origin: frame.functionName || "(runtime)", ours: false };
 	}
+	// The runtime's own JavaScript (`node-internal:internal_inspect`, console.log's formatting).
+	if (!frame.url.startsWith("file:")) return { origin: `(runtime) ${frame.url}`, ours: false };
 	const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as {
 		originalSource?: string;
 	};

@@ -55,10 +55,17 @@ export function buildRevisionBundle(ref: string): {
 	mkdirSync(tree);
 	execFileSync("bash", ["-c", 'git archive "$0" | tar -x -C "$1"', ref, tree]);
 	symlinkSync(resolve("node_modules"), join(tree, "node_modules"));
+	// The bundle inside this checkout: Miniflare names modules by their path from here,
+	// and workerd refuses a module path that climbs out of it.
+	mkdirSync(".build", { recursive: true });
+	const outdir = mkdtempSync(join(".build", "revision-"));
 	return {
-		script: buildBundle(join(dir, "dist"), "wrangler.toml", tree),
+		script: buildBundle(outdir, "wrangler.toml", tree),
 		config: join(tree, "wrangler.toml"),
-		cleanup: () => rmSync(dir, { recursive: true, force: true }),
+		cleanup: () => {
+			rmSync(dir, { recursive: true, force: true });
+			rmSync(outdir, { recursive: true, force: true });
+		},
 	};
 }
 

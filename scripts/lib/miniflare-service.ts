@@ -13,7 +13,7 @@
  *   const fresh = await startBundle(script, "wrangler.toml");
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
@@ -43,7 +43,8 @@ interface RateLimitBinding {
 
 /**
  * The bundle of git revision `ref` (`main`, a tag, a commit), built in a scratch copy
- * of it with this checkout's node_modules; `cleanup` removes the copy.
+ * of it (with this checkout's node_modules when the lockfiles agree, else its own,
+ * installed with `npm ci`); `cleanup` removes the copy.
  */
 export function buildRevisionBundle(ref: string): {
 	script: string;
@@ -53,8 +54,18 @@ export function buildRevisionBundle(ref: string): {
 	const dir = mkdtempSync(join(tmpdir(), "edge-ids-revision-"));
 	const tree = join(dir, "tree");
 	mkdirSync(tree);
-	execFileSync("bash", ["-c", 'git archive "$0" | tar -x -C "$1"', ref, tree]);
-	symlinkSync(resolve("node_modules"), join(tree, "node_modules"));
+	const archive = join(dir, "tree.tar");
+	execFileSync("git", ["archive", "--format=tar", "-o", archive, ref]);
+	execFileSync("tar", ["-xf", archive, "-C", tree]);
+	// This checkout's packages when the revision locks the same ones; else its own.
+	if (
+		readFileSync(join(tree, "package-lock.json"), "utf8") ===
+		readFileSync("package-lock.json", "utf8")
+	) {
+		symlinkSync(resolve("node_modules"), join(tree, "node_modules"));
+	} else {
+		execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: tree, stdio: "pipe" });
+	}
 	// The bundle inside this checkout: Miniflare names modules by their path from here,
 	// and workerd refuses a module path that climbs out of it.
 	mkdirSync(".build", { recursive: true });

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as z from "zod";
+import { version } from "../../package.json";
 import type {
 	DecodedId,
 	ErrorBody,
@@ -12,8 +13,11 @@ import type {
 	UuidV7Ids,
 } from "../../src/api";
 import { app } from "../../src/worker/app";
+import { generatedModule, openApiDocument } from "../../src/worker/openapi/document";
+import { OPENAPI_TEMPLATE } from "../../src/worker/openapi/document.generated";
+import { VERSION_MARK } from "../../src/worker/openapi/operation";
 import type { AnswerSchemas, errorSchema } from "../../src/worker/openapi/schemas";
-import { openApiDocument } from "../../src/worker/routes/docs";
+import { fetchApp } from "../shared/fetch-app";
 
 /** What these tests read of an operation. */
 type Described = {
@@ -67,8 +71,13 @@ describe("the OpenAPI document", () => {
 		}
 	});
 
-	it("is built once per isolate", () => {
-		expect(openApiDocument()).toBe(openApiDocument());
+	it("is served as generated (npm run openapi): the routes' document, with the package's version", async () => {
+		expect(OPENAPI_TEMPLATE).toBe(JSON.stringify(openApiDocument(VERSION_MARK)));
+		expect(generatedModule()).toContain(`= ${JSON.stringify(OPENAPI_TEMPLATE)};`);
+		const served = await fetchApp("/openapi.json");
+		expect(served.headers.get("Content-Type")).toBe("application/json");
+		expect(await served.text()).toBe(JSON.stringify(openApiDocument()));
+		expect(openApiDocument().info.version).toBe(version);
 	});
 
 	it("has answer schemas of the wire types' shape", () => {

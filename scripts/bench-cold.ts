@@ -9,6 +9,7 @@
  *   npm run bench:cold -- --rounds 11
  *   npm run bench:cold -- --against main        # and another revision's bundle, in the same rounds
  *   npm run bench:cold -- --bundle old=path/to/index.js   # or a bundle built before
+ *   npm run bench:cold -- --no-tree --against v0.1.0 --against main   # revisions only
  *   npm run bench:cold -- --profile             # what the first requests run, in order, with times
  *
  * A sequence asks each of its paths first once (timed), then 20 times more (the warm
@@ -48,6 +49,8 @@ const { values } = parseArgs({
 		warm: { type: "string", default: "20" },
 		against: { type: "string", multiple: true, default: [] },
 		bundle: { type: "string", multiple: true, default: [] },
+		/** Leave out this checkout's bundle (time only --against and --bundle ones). */
+		"no-tree": { type: "boolean", default: false },
 		profile: { type: "boolean", default: false },
 	},
 });
@@ -81,9 +84,15 @@ const BARE_CONFIG = "scripts/startup-baseline/wrangler.toml";
 
 function targets(): Target[] {
 	const list: Target[] = [
-		{ name: "edge-ids", script: buildBundle(".build/cold/service"), config: "wrangler.toml" },
 		{ name: BARE, script: buildBundle(".build/cold/baseline", BARE_CONFIG), config: BARE_CONFIG },
 	];
+	if (!values["no-tree"]) {
+		list.unshift({
+			name: "edge-ids",
+			script: buildBundle(".build/cold/service"),
+			config: "wrangler.toml",
+		});
+	}
 	for (const ref of values.against) {
 		const built = buildRevisionBundle(ref);
 		list.push({ name: `edge-ids at ${ref}`, ...built });

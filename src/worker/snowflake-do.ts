@@ -8,7 +8,7 @@ import {
 	type SnowflakeCounters,
 	SnowflakeGenerator,
 } from "../ids/snowflake";
-import { configFrom } from "./config";
+import { objectConfigFrom } from "./config";
 import type { ServiceErrorCode } from "./errors";
 import {
 	NAMESPACE_LAYOUT_NAME,
@@ -174,7 +174,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	}
 
 	private async start(workerId: number): Promise<SnowflakeGenerator> {
-		const config = configFrom(this.env);
+		const config = objectConfigFrom(this.env);
 		const { layout } = config;
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();

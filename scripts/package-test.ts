@@ -5,7 +5,8 @@
  * `skipLibCheck: false`, so the shipped declarations are checked too) and a
  * CommonJS one under TypeScript 5's `node10` (through `typesVersions`), type-check
  * a Worker that types its service binding with the package's `IdServiceRpc`
- * (with @cloudflare/workers-types, as such a project has it), and type-check
+ * (with @cloudflare/workers-types, as such a project has it), type-check and
+ * bundle examples/consumer copied out of the repository, and type-check
  * docs/CLIENT.md's "Use from another project" snippets (ES module and CommonJS) in
  * projects made as it says (`tsc --init`, and the two lines it shows for Node);
  * then run the first consumer and both snippets in Node against a
@@ -15,7 +16,15 @@
  *   npm run test:package
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -224,6 +233,47 @@ function strictProject(
 	return join(project, "main.js");
 }
 
+/**
+ * examples/consumer as a project of its own: copied out of the repository, its
+ * `edge-ids` dependency pointed at the packed tarball, its tools (the versions its
+ * package.json pins, which must be the repository's) linked in as installed, then
+ * type-checked with its own tsconfig and bundled with its own wrangler.toml, as
+ * its `typecheck` and `deploy` scripts would.
+ */
+function copiedExample(work: string, tarball: string): void {
+	const project = join(work, "example-consumer");
+	cpSync(join(repo, "examples/consumer"), project, {
+		recursive: true,
+		filter: (source) => !source.includes("node_modules"),
+	});
+	const manifestPath = join(project, "package.json");
+	const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+		dependencies: Record<string, string>;
+		devDependencies?: Record<string, string>;
+	};
+	const tools = Object.entries(manifest.devDependencies ?? {});
+	delete manifest.devDependencies;
+	manifest.dependencies["edge-ids"] = `file:${tarball}`;
+	writeFileSync(manifestPath, JSON.stringify(manifest));
+	run("npm", ["install", "--no-audit", "--no-fund", "--offline"], project);
+	for (const [name, version] of tools) {
+		const pinned = (
+			JSON.parse(readFileSync(join(repo, "node_modules", name, "package.json"), "utf8")) as {
+				version: string;
+			}
+		).version;
+		if (pinned !== version) {
+			throw new Error(`examples/consumer pins ${name} ${version}, the repository ${pinned}`);
+		}
+		linkFromRepo(project, name);
+	}
+	run("node", [join(project, "node_modules/typescript/bin/tsc")], project);
+	const wrangler = join(project, "node_modules/wrangler/bin/wrangler.js");
+	run("node", [wrangler, "deploy", "--dry-run", "--outdir", "dist"], project, {
+		WRANGLER_SEND_METRICS: "false",
+	});
+}
+
 /** The repository's pinned copy of a types package, as the project would have installed it. */
 function linkFromRepo(project: string, name: string): void {
 	const target = join(project, "node_modules", name);
@@ -272,6 +322,9 @@ try {
 	console.log("type-checked a Worker typing its binding with IdServiceRpc");
 	writeFileSync(join(project, "tsconfig.emit.json"), tsconfig("nodenext", "out"));
 	run(tsc, ["-p", "tsconfig.emit.json"], project);
+
+	copiedExample(work, tarball);
+	console.log("type-checked and bundled examples/consumer copied out, on the packed package");
 
 	const snippets = clientDocSnippets();
 	const esm = strictProject(work, tarball, "module", snippets.esm, snippets.nodeLines);

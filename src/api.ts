@@ -286,7 +286,9 @@ export interface LeaseState {
  * The RPC methods of the service's `IdService` entrypoint, as plain types (no
  * Workers types), so that a caller outside this repository can type its binding.
  * `IdService` (src/worker/rpc.ts) implements it. A failure rejects with an Error
- * whose message starts with its code (`idErrorCode` reads it).
+ * whose message starts with its code (`idErrorCode` reads it); call through
+ * `idService(env.IDS)` (edge-ids/client, `SettledRpc`) so that it rejects in the
+ * caller only.
  */
 export interface IdServiceRpc {
 	snowflake(options?: SnowflakeOptions): Promise<SnowflakeIds>;
@@ -298,6 +300,26 @@ export interface IdServiceRpc {
 	decode(id: string, options?: DecodeOptions): Promise<DecodedId | DecodedForeign>;
 	layout(): Promise<LayoutInfo>;
 	stats(workerId: number): Promise<SnowflakeStatsInfo>;
+}
+
+/**
+ * An RPC call answered as a value: its result, or the message it would have
+ * rejected with (`invalid_count: count must be …`, the code first).
+ */
+export type Settled<T> = { value: T; error?: undefined } | { error: string };
+
+/**
+ * `IdService.settle`: any of its methods, a refusal answered as a value instead of
+ * a rejection. workerd reports every rejected RPC call as an uncaught exception of
+ * the service (under `wrangler dev`: `✘ [ERROR] Uncaught Error`, and across two dev
+ * servers the call is then also cancelled as hung), a refusal of bad input included.
+ * `idService(env.IDS)` (edge-ids/client) calls through here and rejects in the caller.
+ */
+export interface SettledRpc {
+	settle<M extends keyof IdServiceRpc>(
+		method: M,
+		...args: Parameters<IdServiceRpc[M]>
+	): Promise<Settled<Awaited<ReturnType<IdServiceRpc[M]>>>>;
 }
 
 /**

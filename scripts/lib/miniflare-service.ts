@@ -157,7 +157,10 @@ export async function startBundle(scriptPath: string, config: string, options: S
 	return { url, inspectorUrl: () => mf.getInspectorURL(), stop: () => mf.dispose() };
 }
 
-/** The service's bundle, built now, in Miniflare, with wrangler.toml's vars overridden by `vars`. */
-export async function startBundledService(vars: Record<string, string> = {}) {
-	return startBundle(buildBundle(), "wrangler.toml", { vars });
+/**
+ * The service's bundle in Miniflare, with wrangler.toml's vars overridden by `vars`:
+ * built now, or `bundle` when given (a `dist/index.js` built already).
+ */
+export async function startBundledService(vars: Record<string, string> = {}, bundle?: string) {
+	return startBundle(bundle ?? buildBundle(), "wrangler.toml", { vars });
 }

@@ -31,9 +31,22 @@ export interface DevServerOptions {
 	keepState?: boolean;
 	/** Extra `--var NAME:value` settings. Default: none. */
 	vars?: Record<string, string>;
+	/**
+	 * A script of this repository that runs `wrangler dev` itself, given the same
+	 * arguments (without `dev`), e.g. `scripts/dev.ts` (what `npm run dev` runs).
+	 * Default: none, wrangler is started directly.
+	 */
+	launcher?: string;
+	/** wrangler's `--log-level`. Default: `warn` (`log` shows the Workers' console lines). */
+	logLevel?: "debug" | "info" | "log" | "warn" | "error";
 	/** Further `wrangler dev` arguments, e.g. `["-c", "other/wrangler.toml"]`. Default: none. */
 	args?: string[];
-	/** Milliseconds to wait for `GET /health` to answer `{"status":"ok"}`. Default: 90,000. */
+	/**
+	 * The path that answers 2xx once the server is ready (another Worker first, e.g. the
+	 * consumer's `/`). Default: `/health`, which must also say `{"status":"ok"}`.
+	 */
+	readyPath?: string;
+	/** Milliseconds to wait for the ready path. Default: 90,000. */
 	timeoutMs?: number;
 	/** Called with every chunk wrangler writes (stdout and stderr). Default: kept, shown on failure only. */
 	onOutput?: (text: string) => void;
@@ -62,6 +75,7 @@ export interface DevServer {
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const WRANGLER_BIN = join(REPO, "node_modules", "wrangler", "bin", "wrangler.js");
+const TSX_CLI = join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const OUTPUT_KEPT = 8_000;
 
 const running = new Set<number>();
@@ -143,8 +157,9 @@ export class WranglerDev implements DevServer {
 		const started = Date.now();
 		this.currentPort = this.options.port ?? (await freePort());
 		const args = [
-			WRANGLER_BIN,
-			"dev",
+			...(this.options.launcher
+				? [TSX_CLI, join(REPO, this.options.launcher)]
+				: [WRANGLER_BIN, "dev"]),
 			"--ip",
 			"127.0.0.1",
 			"--port",
@@ -154,7 +169,7 @@ export class WranglerDev implements DevServer {
 			"--persist-to",
 			this.persistTo,
 			"--log-level",
-			"warn",
+			this.options.logLevel ?? "warn",
 			"--show-interactive-dev-session=false",
 		];
 		for (const [name, value] of Object.entries(this.vars)) args.push("--var", `${name}:${value}`);
@@ -163,7 +178,14 @@ export class WranglerDev implements DevServer {
 			cwd: REPO,
 			detached: true, // its own process group, so the group can be ended by PID
 			stdio: ["ignore", "pipe", "pipe"],
-			env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "true" },
+			env: {
+				...process.env,
+				WRANGLER_SEND_METRICS: "false",
+				// No fetch of the location data behind request.cf (its placeholder is the same).
+				CLOUDFLARE_CF_FETCH_ENABLED: "false",
+				NO_COLOR: "1",
+				CI: "true",
+			},
 		});
 		if (child.pid === undefined) throw new Error(`could not start ${WRANGLER_BIN}`);
 		this.child = child;
@@ -183,16 +205,21 @@ export class WranglerDev implements DevServer {
 				throw new Error(`wrangler dev exited during startup:\n${this.log}`);
 			}
 			try {
-				const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2_000) });
+				const path = this.options.readyPath ?? "/health";
+				const response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(2_000) });
 				const body = (await response.json()) as { status?: string };
-				if (response.ok && body.status === "ok") return Date.now() - started;
+				if (response.ok && (path !== "/health" || body.status === "ok")) {
+					return Date.now() - started;
+				}
 			} catch {
 				// not listening yet
 			}
 			await sleep(200);
 		}
 		await this.end("SIGKILL", 0);
-		throw new Error(`wrangler dev did not answer /health in time:\n${this.log}`);
+		throw new Error(
+			`wrangler dev did not answer ${this.options.readyPath ?? "/health"} in time:\n${this.log}`,
+		);
 	}
 
 	setVars(vars: Record<string, string>): void {

@@ -1,8 +1,8 @@
 /**
  * The clients' errors: `IdsError`, which every `idsClient` call rejects with
  * (the service's codes, and the client's own for failures with no answer), and
- * the readers `idErrorCode` and `idRetryAfter`, which also read the plain Error
- * an IdService RPC method rejects with.
+ * the readers `idErrorCode`, `idRetryAfter` and `idRequestId`, which also read
+ * the plain Error an IdService RPC method rejects with.
  */
 import type { ServiceErrorCode } from "../api";
 
@@ -29,6 +29,12 @@ export type IdsErrorCode = ServiceErrorCode | ClientErrorCode;
  */
 export class IdsError extends Error {
 	override readonly name = "IdsError";
+	/**
+	 * The `X-Request-Id` of the answer this error comes from: the ID the service's
+	 * log line of that request carries (give it to whoever runs the service).
+	 * `undefined` when no answer came, or the answer had none (a proxy's page).
+	 */
+	readonly requestId: string | undefined;
 	constructor(
 		/** The service's error code (e.g. `invalid_count`, `overloaded`) or the client's own (`ClientErrorCode`). */
 		readonly code: IdsErrorCode,
@@ -41,9 +47,13 @@ export class IdsError extends Error {
 		readonly status: number | undefined,
 		/** Seconds to wait before retrying, for 503 and 429 answers (`Retry-After`). */
 		readonly retryAfter: number | undefined,
-		options?: { cause?: unknown },
+		options?: { cause?: unknown; requestId?: string | undefined },
 	) {
-		super(`${code}: ${message}`, options);
+		super(
+			`${code}: ${message}`,
+			options?.cause === undefined ? undefined : { cause: options.cause },
+		);
+		this.requestId = options?.requestId;
 	}
 }
 
@@ -94,6 +104,29 @@ export function idRetryAfter(error: unknown): number | undefined {
 	if (error instanceof Error) {
 		const match = /\(retry after ([0-9]+) s\)$/.exec(error.message);
 		return match ? Number(match[1]) : undefined;
+	}
+	return undefined;
+}
+
+/**
+ * The service's request ID of a failed call, from either client: an `IdsError`'s
+ * `requestId` (the answer's `X-Request-Id`), or the `(request …)` an IdService RPC
+ * rejection's message carries. The service's log line of that call has the same
+ * `requestId`. `undefined` when there is none (no answer came).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await env.IDS.snowflake({ workerId: 7 });
+ * } catch (error) {
+ *   console.error("edge-ids refused", idErrorCode(error), "request", idRequestId(error));
+ * }
+ * ```
+ */
+export function idRequestId(error: unknown): string | undefined {
+	if (error instanceof IdsError) return error.requestId;
+	if (error instanceof Error) {
+		return /\(request ([A-Za-z0-9-]+)\)(?: \(retry after [0-9]+ s\))?$/.exec(error.message)?.[1];
 	}
 	return undefined;
 }

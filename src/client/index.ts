@@ -78,6 +78,7 @@ export {
 	IdsError,
 	type IdsErrorCode,
 	idErrorCode,
+	idRequestId,
 	idRetryAfter,
 } from "./errors";
 export {
@@ -87,6 +88,7 @@ export {
 	type IdPoolClientOptions,
 	type IdPoolSnowflakeOptions,
 } from "./pool";
+export { idService, type SettlingBinding } from "./service";
 export type { IdErrorCode, RetryOptions };
 
 /** A call's default deadline, retries and their waits included. */
@@ -245,14 +247,17 @@ async function answerOf<T>(deadline: Deadline, request: () => Promise<Response>)
 	const body = parseJson(text);
 	if (response.ok && typeof body === "object" && body !== null) return body as T;
 	const retryAfter = seconds(response.headers.get("Retry-After"));
+	const requestId = response.headers.get("X-Request-Id") ?? undefined;
 	if (!response.ok && isErrorBody(body)) {
-		throw new IdsError(body.error.code, body.error.message, response.status, retryAfter);
+		const { code, message } = body.error;
+		throw new IdsError(code, message, response.status, retryAfter, { requestId });
 	}
 	throw new IdsError(
 		codeOfStatus(response.status),
 		`answer ${response.status} is not the service's JSON: ${JSON.stringify(text.slice(0, 100))}`,
 		response.status,
 		retryAfter,
+		{ requestId },
 	);
 }
 

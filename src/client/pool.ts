@@ -4,7 +4,7 @@
  * direct call on a failed refill), refilled from blocks, so most IDs cost no
  * call at all. Over an `IdService` binding or the HTTP client:
  *
- *   const pool = createIdPool({ source: env.IDS });                        // RPC binding
+ *   const pool = createIdPool({ source: idService(env.IDS) });             // RPC binding
  *   const pool = createIdPool({ source: idsClient({ baseUrl, token }) });  // HTTP
  *   const { workerId, ids } = await pool.snowflake({ count: 5 }, (p) => ctx.waitUntil(p));
  *

@@ -13,6 +13,11 @@ export interface RequestNote {
 	count?: number;
 	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
 	source?: "pool" | "direct";
+	/**
+	 * Which configured token authorized the request: `current` (API_TOKEN) or `next`
+	 * (API_TOKEN_NEXT, during a rotation). Never the token itself.
+	 */
+	token?: "current" | "next";
 }
 
 /**

@@ -4,10 +4,11 @@
  * and writes one JSON log line like an HTTP request's (REQUEST_LOG), with the RPC
  * method in place of the route and the status the same failure would have over HTTP:
  *
- *   {"rpc":"snowflake","status":200,"kind":"snowflake","count":5,"workerId":3,
- *    "source":"pool","durationMs":0}
+ *   {"rpc":"snowflake","requestId":"…","status":200,"kind":"snowflake","count":5,
+ *    "workerId":3,"source":"pool","durationMs":0}
  *
- * Never a token or an ID.
+ * Never a token or an ID. The request ID is made per call (RPC carries no headers)
+ * and ends a failure's message too, `(request …)`, so a caller can name the line.
  */
 import { type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
@@ -15,15 +16,15 @@ import { type Config, configFrom } from "./config";
 import type { RequestNote } from "./request-note";
 
 /**
- * An error's message for RPC: `code: detail`, and for retryable refusals a last
- * `(retry after N s)`, the `Retry-After` of the HTTP answer (`idRetryAfter` in the
- * client reads it back).
+ * An error's message for RPC: `code: detail`, then `(request <id>)`, the call's log
+ * line's request ID, and for retryable refusals a last `(retry after N s)`, the
+ * `Retry-After` of the HTTP answer (`idErrorCode`, `idRequestId` and `idRetryAfter`
+ * in the client read them back).
  */
-function rpcMessage(error: IdError<string>): string {
-	const seconds = error.retryAfterSeconds;
-	return seconds === undefined
-		? error.message
-		: `${error.message} (retry after ${Math.max(1, seconds)} s)`;
+function rpcMessage(codeAndDetail: string, requestId: string, retryAfterSeconds?: number): string {
+	const retry =
+		retryAfterSeconds === undefined ? "" : ` (retry after ${Math.max(1, retryAfterSeconds)} s)`;
+	return `${codeAndDetail} (request ${requestId})${retry}`;
 }
 
 /**
@@ -38,6 +39,7 @@ export async function rpcCall<T>(
 	operation: (config: Config, note: (more: RequestNote) => void) => T | Promise<T>,
 ): Promise<T> {
 	const started = Date.now();
+	const requestId = crypto.randomUUID();
 	let line: RequestNote = { ...asking };
 	let error: ServiceErrorCode | undefined;
 	let config: Config | undefined;
@@ -53,17 +55,19 @@ export async function rpcCall<T>(
 	} catch (thrown) {
 		if (thrown instanceof IdError) {
 			error = thrown.code as ServiceErrorCode;
-			throw new Error(rpcMessage(thrown));
+			throw new Error(rpcMessage(thrown.message, requestId, thrown.retryAfterSeconds));
 		}
 		error = "internal";
-		console.error("internal error in IdService", thrown);
-		throw new Error("internal: an internal error occurred; it has been logged");
+		console.error("internal error in IdService", requestId, thrown);
+		throw new Error(
+			rpcMessage("internal: an internal error occurred; it has been logged", requestId),
+		);
 	} finally {
 		// REQUEST_LOG; on when the config could not be read, so its `invalid_config` is logged.
 		if (config ? config.requestLog : true) {
 			const status = error ? STATUS_OF[error] : 200;
 			const durationMs = Date.now() - started;
-			console.log(JSON.stringify({ rpc: method, status, ...line, durationMs, error }));
+			console.log(JSON.stringify({ rpc: method, requestId, status, ...line, durationMs, error }));
 		}
 	}
 }

@@ -5,6 +5,8 @@ import type {
 	IdServiceRpc,
 	LayoutInfo,
 	RangeOptions,
+	Settled,
+	SettledRpc,
 	SnowflakeBlocks,
 	SnowflakeBlocksOptions,
 	SnowflakeOptions,
@@ -15,10 +17,12 @@ import type {
 	UuidV7Options,
 } from "../api";
 import type { DecodedId } from "../ids/decode";
+import { describeValue } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { serviceError } from "./errors";
 import { idRange, type RangeInput, typeidIds } from "./forms";
+import { once } from "./lazy-schema";
 import {
 	decode,
 	type SnowflakeIds,
@@ -52,7 +56,7 @@ export type {
  * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
  * `IdServiceRpc` (src/api.ts) is these methods as plain types, for callers outside this repo.
  */
-export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
+export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, SettledRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
 		// A named worker ID is one object call; an auto call says how the pool served it.
 		const asking = askedNote("snowflake", options);
@@ -127,11 +131,45 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc {
 		);
 	}
 
+	/**
+	 * Any method of this entrypoint, its refusal answered as a value: `{ value }`, or
+	 * `{ error }` with the message it would have rejected with. A rejection never
+	 * crosses here, so workerd reports none as an uncaught exception of the service
+	 * (src/api.ts, `SettledRpc`); the method still writes its own log line.
+	 */
+	async settle<M extends keyof IdServiceRpc>(
+		method: M,
+		...args: Parameters<IdServiceRpc[M]>
+	): Promise<Settled<Awaited<ReturnType<IdServiceRpc[M]>>>> {
+		// Checked by name at run time: a caller need not be typed.
+		if (!settledMethods().has(method)) {
+			return {
+				error: `not_found: IdService has no method ${describeValue(method)}; it has ${[...settledMethods()].join(", ")}`,
+			};
+		}
+		try {
+			const call = this[method] as (...a: unknown[]) => Promise<never>;
+			return { value: await call.apply(this, args) };
+		} catch (error) {
+			return { error: error instanceof Error ? error.message : String(error) };
+		}
+	}
+
 	/** HTTP over the binding; like RPC, trusted: the token is not asked for. */
 	override async fetch(request: Request): Promise<Response> {
 		return app.fetch(request, trustedEnv(this.env), this.ctx);
 	}
 }
+
+/** The methods `settle` may call: this entrypoint's own, but itself, `fetch` and the constructor. */
+const settledMethods = once(
+	() =>
+		new Set(
+			Object.getOwnPropertyNames(IdService.prototype).filter(
+				(name) => !["constructor", "fetch", "settle"].includes(name),
+			),
+		),
+);
 
 const trusted = new WeakMap<Env, Env>();
 

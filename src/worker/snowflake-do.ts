@@ -9,7 +9,7 @@ import {
 	SnowflakeGenerator,
 } from "../ids/snowflake";
 import { objectConfigFrom } from "./config";
-import type { ServiceErrorCode } from "./errors";
+import { type ServiceErrorCode, serviceError } from "./errors";
 import {
 	NAMESPACE_LAYOUT_NAME,
 	namespaceLayoutMismatch,
@@ -49,6 +49,16 @@ const LAYOUT_KEY = "layout";
  */
 const CHECKED_KEY = "layoutChecked";
 /**
+ * The token of the instance that last started: each life writes its own in the
+ * transaction that reads the mark, and writes a mark only in a transaction that
+ * finds it still there. Cloudflare runs one live instance per name, but two
+ * `wrangler dev` servers on one state directory run one each: SQLite serializes
+ * their transactions (file locks), so the later one reads every mark the earlier
+ * one wrote, and the earlier one stops at its next mark instead of issuing IDs the
+ * later one may issue too.
+ */
+const LIFE_KEY = "life";
+/**
  * `StoredStats`: written with every mark (same commit), again when the call that wrote
  * the mark ends (its own counts), and before a stats read is answered if counts moved.
  */
@@ -77,7 +87,8 @@ interface StoredStats {
 /**
  * One instance per Snowflake worker ID (named by it), the only place that worker
  * ID's `lastTimestamp` and `sequence` live. Cloudflare runs at most one live
- * instance per name, so no two generators ever share a worker ID.
+ * instance per name, so no two generators ever share a worker ID; should two run on
+ * one storage anyway (two dev servers), the older one stops at its next mark (LIFE_KEY).
  *
  * Storage holds the layout fingerprint and a high-water mark lease: a tick that
  * every issued ID is at or below. A restarted instance issues only above it.
@@ -94,6 +105,10 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private stored: StoredStats | undefined;
 	/** A mark was written since the stats were last stored: store them when its call ends. */
 	private markWritten = false;
+	/** This life's token in storage (LIFE_KEY). */
+	private life = "";
+	/** Set once another instance took over the storage: every call is refused from then on. */
+	private superseded: IdError<ServiceErrorCode> | undefined;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -116,6 +131,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			// output gate holds the answer until it is durable). Counts nobody read may be
 			// lost with the instance (the requests since the last mark write).
 			if (!sameCounts(counters, this.stored?.counters)) this.storeStats();
+			if (this.superseded) throw this.superseded;
 			const shown = lastTimestamp ?? this.stored?.lastTimestamp ?? null;
 			return {
 				ok: true,
@@ -126,18 +142,75 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 	}
 
-	/** Stores the counters as they are now, with the stored mark and lease. */
+	/** Stores the counters as they are now, with the stored mark and lease (while this life owns the storage). */
 	private storeStats(): void {
 		const { generator, stored } = this;
 		if (!generator) return;
 		const { lastTimestamp, ...counters } = generator.stats();
-		this.writeStats({
-			mark: stored?.mark,
-			aheadMs: stored?.aheadMs ?? 0,
-			since: this.since,
-			counters,
-			lastTimestamp: lastTimestamp ?? stored?.lastTimestamp ?? null,
+		this.writeIfOwner(() =>
+			this.writeStats({
+				mark: stored?.mark,
+				aheadMs: stored?.aheadMs ?? 0,
+				since: this.since,
+				counters,
+				lastTimestamp: lastTimestamp ?? stored?.lastTimestamp ?? null,
+			}),
+		);
+	}
+
+	/**
+	 * Runs `write` in one transaction with the check that the storage still holds this
+	 * life's token; false when another instance has taken over since (this one then
+	 * refuses every call, and says so once in the log).
+	 */
+	private writeIfOwner(write: () => void): boolean {
+		if (this.superseded) return false;
+		const { kv } = this.ctx.storage;
+		const owner = this.transaction(() => {
+			if (kv.get<string>(LIFE_KEY) !== this.life) return false;
+			write();
+			return true;
 		});
+		if (!owner) this.supersede();
+		return owner;
+	}
+
+	/**
+	 * `storage.transactionSync(work)`. SQLite refuses a transaction while another
+	 * process holds the database (SQLITE_BUSY): only a second dev server on the same
+	 * state directory does that, so it is `unavailable` for now, not a bug.
+	 */
+	private transaction<T>(work: () => T): T {
+		try {
+			return this.ctx.storage.transactionSync(work);
+		} catch (error) {
+			if (error instanceof Error && error.message.includes("SQLITE_BUSY")) {
+				throw serviceError(
+					"unavailable",
+					"this worker ID's storage is locked by another process (two dev servers on one state directory?); retry shortly",
+					1,
+				);
+			}
+			throw error;
+		}
+	}
+
+	private supersede(): void {
+		const workerId = this.generator?.workerId;
+		this.superseded = serviceError(
+			"unavailable",
+			`worker ID ${workerId}'s object was taken over by another live instance of it (two dev servers on one state directory?); this one issues no more IDs`,
+			1,
+		);
+		console.error(
+			JSON.stringify({
+				object: "SnowflakeWorker",
+				workerId,
+				event: "superseded",
+				message:
+					"another live instance of this worker ID's object started on the same storage; this one refuses every call from now on (locally: two wrangler dev servers share one --persist-to directory)",
+			}),
+		);
 	}
 
 	private writeStats(record: StoredStats): void {
@@ -160,6 +233,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	/** The generator, made on first use (checking the namespace's layout once in a worker ID's life). */
 	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
+		if (this.superseded) throw this.superseded;
 		if (this.generator) {
 			if (this.generator.workerId !== workerId) {
 				throw new IdError("internal", "a Snowflake object was asked for another worker ID");
@@ -187,8 +261,14 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			throw storedLayoutMismatch(workerId, stored, fingerprint);
 		}
 		this.fingerprint = fingerprint;
-		const mark = kv.get<number>(MARK_KEY);
-		const saved = kv.get<StoredStats>(STATS_KEY);
+		// The mark is read, and this life's token written, in one transaction.
+		const life = crypto.randomUUID();
+		const { mark, saved } = this.transaction(() => {
+			const read = { mark: kv.get<number>(MARK_KEY), saved: kv.get<StoredStats>(STATS_KEY) };
+			kv.put(LIFE_KEY, life);
+			return read;
+		});
+		this.life = life;
 		// Stats written with another mark are stale (a version without them wrote since): start over.
 		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
 		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
@@ -217,14 +297,18 @@ export class SnowflakeWorker extends DurableObject<Env> {
 				const { lastTimestamp, ...counters } = generator.stats();
 				// This write is the one about to be counted.
 				counters.leaseWrites++;
-				kv.put(MARK_KEY, tick);
-				this.writeStats({
-					mark: tick,
-					aheadMs: leaseMs,
-					since: this.since,
-					counters,
-					lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+				const written = this.writeIfOwner(() => {
+					kv.put(MARK_KEY, tick);
+					this.writeStats({
+						mark: tick,
+						aheadMs: leaseMs,
+						since: this.since,
+						counters,
+						lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+					});
 				});
+				// Another instance took over: no ID above the stored mark, ever.
+				if (!written) throw this.superseded;
 				this.markWritten = true;
 			},
 		});

@@ -263,6 +263,31 @@ test("fits a desktop, a phone and the dark scheme without sideways scrolling", a
 	await page.screenshot({ path: join(SCREENSHOTS, "playground-dark.png"), fullPage: true });
 });
 
+test("shows Generate first: top left on a desktop, first on a phone", async ({ page }) => {
+	const cards = ["Generate", "Decode", "IDs of a time window", "Snowflake layout"];
+	const boxes = async () => {
+		const found = [];
+		for (const name of cards) {
+			const box = await page.getByRole("region", { name }).boundingBox();
+			if (!box) throw new Error(`no ${name} card`);
+			found.push(box);
+		}
+		return found;
+	};
+	// Desktop: Generate is the top-left card; no other card starts above it or left of it.
+	const [first, ...others] = await boxes();
+	if (!first) throw new Error("no Generate card");
+	for (const box of others) {
+		expect(box.y + 1).toBeGreaterThanOrEqual(first.y);
+		expect(box.x + 1).toBeGreaterThanOrEqual(first.x);
+	}
+	// Phone: one column, in the page's order.
+	await page.setViewportSize({ width: 390, height: 844 });
+	const stacked = await boxes();
+	const tops = stacked.map((box) => box.y);
+	expect(tops).toEqual([...tops].sort((a, b) => a - b));
+});
+
 test("generates prefixed TypeIDs and base32 Snowflakes, and decodes them", async ({ page }) => {
 	const generateCard = generateSection(page);
 	await generateCard.getByLabel("Prefix").fill("user");

@@ -83,6 +83,8 @@ describe("the typed HTTP client against the running service", () => {
 		expect(error).toBeInstanceOf(IdsError);
 		expect(error).toMatchObject({ code: "invalid_count", status: 400 });
 		expect(idErrorCode(error)).toBe("invalid_count");
+		// The request ID the service's log line carries (a UUID it made: none was sent).
+		expect((error as IdsError).requestId).toMatch(/^[0-9a-f-]{36}$/);
 	});
 
 	it("decodes another system's ID with a preset or explicit widths (Discord's documented ID)", async () => {

@@ -1,6 +1,6 @@
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { type IdServiceRpc, idErrorCode } from "../../src/client";
+import { type IdServiceRpc, idErrorCode, idRequestId, idService } from "../../src/client";
 import type { IdService } from "../../src/index";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { TWITTER_EXAMPLE } from "../shared/spec-vectors";
@@ -101,42 +101,74 @@ describe("IdService over a service binding", () => {
 	});
 
 	it.each([
-		["invalid_prefix", () => IDS.typeid({ prefix: "User" })],
-		["invalid_prefix", () => IDS.typeid({ prefix: 5 as unknown as string })],
-		["invalid_prefix", () => IDS.snowflake({ format: "decimal", prefix: "order" })],
-		["invalid_format", () => IDS.snowflake({ format: "hex" as "base32" })],
-		["invalid_format", () => IDS.decode("1", { format: "hex" as "typeid" })],
-		["invalid_range", () => IDS.range({ kind: "ulid", from: 5, to: 5 })],
-		["invalid_range", () => IDS.range({ kind: "ulid", from: {} as number, to: 5 })],
-		["invalid_range", () => IDS.range({ kind: "nope" as "ulid", from: 1, to: 5 })],
+		["invalid_prefix", (ids) => ids.typeid({ prefix: "User" })],
+		["invalid_prefix", (ids) => ids.typeid({ prefix: 5 as unknown as string })],
+		["invalid_prefix", (ids) => ids.snowflake({ format: "decimal", prefix: "order" })],
+		["invalid_format", (ids) => ids.snowflake({ format: "hex" as "base32" })],
+		["invalid_format", (ids) => ids.decode("1", { format: "hex" as "typeid" })],
+		["invalid_range", (ids) => ids.range({ kind: "ulid", from: 5, to: 5 })],
+		["invalid_range", (ids) => ids.range({ kind: "ulid", from: {} as number, to: 5 })],
+		["invalid_range", (ids) => ids.range({ kind: "nope" as "ulid", from: 1, to: 5 })],
 		[
 			"invalid_worker_id",
-			() => IDS.range({ kind: "snowflake", from: 1, to: 5, workerId: "3" as unknown as number }),
+			(ids) => ids.range({ kind: "snowflake", from: 1, to: 5, workerId: "3" as unknown as number }),
 		],
-		["invalid_count", () => IDS.snowflake({ count: 0 })],
-		["invalid_count", () => IDS.snowflake({ count: 10_001 })],
-		["invalid_count", () => IDS.ulid({ count: 2.5 })],
-		["invalid_count", () => IDS.uuidv7({ count: "3" as unknown as number })],
-		["invalid_worker_id", () => IDS.snowflake({ workerId: 1024 })],
-		["invalid_worker_id", () => IDS.snowflake({ workerId: -1 })],
-		["invalid_format", () => IDS.ulid({ format: "hex" as "uuid" })],
-		["invalid_id", () => IDS.decode("hello")],
-		["invalid_id", () => IDS.decode("80000000000000000000000000")],
-	] as [string, () => Promise<unknown>][])(
-		"rejects with %s in the message",
+		["invalid_count", (ids) => ids.snowflake({ count: 0 })],
+		["invalid_count", (ids) => ids.snowflake({ count: 10_001 })],
+		["invalid_count", (ids) => ids.ulid({ count: 2.5 })],
+		["invalid_count", (ids) => ids.uuidv7({ count: "3" as unknown as number })],
+		["invalid_worker_id", (ids) => ids.snowflake({ workerId: 1024 })],
+		["invalid_worker_id", (ids) => ids.snowflake({ workerId: -1 })],
+		["invalid_format", (ids) => ids.ulid({ format: "hex" as "uuid" })],
+		["invalid_id", (ids) => ids.decode("hello")],
+		["invalid_id", (ids) => ids.decode("80000000000000000000000000")],
+	] as [string, (ids: IdServiceRpc) => Promise<unknown>][])(
+		"rejects with %s in the message, directly and through idService (settle)",
 		async (code, attempt) => {
 			// Miniflare's Node proxy may throw synchronously; a Worker caller gets a rejection.
-			const error = await Promise.resolve()
-				.then(() => attempt())
-				.then(
-					() => undefined,
-					(e: unknown) => e,
-				);
+			const failure = (ids: IdServiceRpc) =>
+				Promise.resolve()
+					.then(() => attempt(ids))
+					.then(
+						() => undefined,
+						(e: unknown) => e,
+					);
+			const error = await failure(IDS);
 			expect(error).toBeInstanceOf(Error);
-			expect((error as Error).message).toMatch(new RegExp(`^${code}: `));
+			expect((error as Error).message).toMatch(
+				new RegExp(`^${code}: .* \\(request [0-9a-f-]{36}\\)$`),
+			);
 			expect(idErrorCode(error)).toBe(code);
+			const settled = await failure(idService(IDS));
+			expect(settled).toBeInstanceOf(Error);
+			const withoutRequest = (message: string) => message.replace(/ \(request [0-9a-f-]{36}\)/, "");
+			expect(withoutRequest((settled as Error).message)).toBe(
+				withoutRequest((error as Error).message),
+			);
+			expect(idRequestId(settled)).toMatch(/^[0-9a-f-]{36}$/);
+			expect(idRequestId(error)).toMatch(/^[0-9a-f-]{36}$/);
 		},
 	);
+
+	it("settle: a method's answer or refusal as a value; only this entrypoint's own methods", async () => {
+		expect((await IDS.settle("snowflake", { count: 0 })).error).toMatch(
+			/^invalid_count: count must be an integer in \[1, 10000\]; got 0 \(request [0-9a-f-]{36}\)$/,
+		);
+		const answered: { value?: unknown; error?: string } = await IDS.settle("snowflake", {
+			workerId: 5,
+			count: 2,
+		});
+		expect(answered.error).toBeUndefined();
+		expect(answered.value).toMatchObject({ type: "snowflake", workerId: 5 });
+		expect(await IDS.settle("layout")).toMatchObject({ value: { maxWorkerId: 1023 } });
+		for (const name of ["fetch", "settle", "constructor", "toString", "nope"]) {
+			const { error } = await IDS.settle(name as "layout");
+			expect(error, name).toMatch(/^not_found: IdService has no method .*; it has snowflake, /);
+		}
+		const ids = idService(IDS);
+		expect(await ids.uuidv7({ count: 2 })).toMatchObject({ type: "uuidv7" });
+		expect("then" in ids && (ids as { then?: unknown }).then).toBeFalsy(); // not a thenable
+	});
 });
 
 describe("the example consumer Worker", () => {

@@ -2,6 +2,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { idRequestId } from "../../src/client";
 import { IdService } from "../../src/worker/rpc";
 import { callJson } from "./helpers";
 
@@ -16,6 +17,6 @@ describe("decoding an empty ID", () => {
 		const service = new IdService(createExecutionContext(), env);
 		const error = (await service.decode("").catch((thrown: unknown) => thrown)) as Error;
 		const { body } = await callJson<{ error: { message: string } }>("/decode/");
-		expect(error.message).toBe(`invalid_id: ${body.error.message}`);
+		expect(error.message).toBe(`invalid_id: ${body.error.message} (request ${idRequestId(error)})`);
 	});
 });

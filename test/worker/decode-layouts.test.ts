@@ -138,7 +138,10 @@ describe("RPC: decode options, layout() and stats(), in RPC's own words", () => 
 		],
 	])("speaks of RPC types, not decimal digits (%#)", async (call, message) => {
 		const error = (await call().catch((thrown: unknown) => thrown)) as Error;
-		expect(error.message).toMatch(message);
+		// `code: detail`, then the call's request ID.
+		const [detail, requestId] = error.message.split(/ \(request ([0-9a-f-]{36})\)$/);
+		expect(requestId).toBeDefined();
+		expect(detail).toMatch(message);
 		expect(error.message).not.toMatch(/decimal digits/);
 	});
 });

@@ -54,6 +54,21 @@ describe("the playground's assets", () => {
 			expect((await response.text()).length, path).toBeGreaterThan(1000);
 		}
 	});
+
+	it("serves a favicon, as ICO and SVG, and the pages link both", async () => {
+		const ico = await asset("/favicon.ico");
+		expect(ico.status).toBe(200);
+		expect(ico.headers.get("Content-Type")).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+		// An ICO header: reserved 0, type 1 (icon), then its images (16 and 32 pixels).
+		expect([...new Uint8Array(await ico.arrayBuffer()).subarray(0, 6)]).toEqual([0, 0, 1, 0, 2, 0]);
+		const svg = await asset("/favicon.svg");
+		expect(svg.status).toBe(200);
+		expect(svg.headers.get("Content-Type")).toContain("image/svg+xml");
+		expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+		const icons = '<link rel="icon" href="/favicon.ico" sizes="32x32">';
+		expect(await (await asset("/")).text()).toContain(icons);
+		expect(await (await call("/docs")).text()).toContain(icons);
+	});
 });
 
 describe("/ in the Worker", () => {

@@ -227,7 +227,7 @@ describe("WORKER_IDS: the worker IDs this deployment owns", () => {
 	it("refuses an unowned worker ID over RPC with the same code and set", async () => {
 		const service = new IdService(createExecutionContext(), staging.env);
 		await expect(service.snowflake({ workerId: 5 })).rejects.toThrow(
-			/^invalid_worker_id: workerId must be one of the worker IDs this deployment owns, WORKER_IDS = 768-1023; got 5$/,
+			/^invalid_worker_id: workerId must be one of the worker IDs this deployment owns, WORKER_IDS = 768-1023; got 5 \(request [0-9a-f-]{36}\)$/,
 		);
 	});
 

@@ -106,6 +106,21 @@ describe("request log", () => {
 		}
 	});
 
+	it("names which configured token authorized the request: current or next", async () => {
+		const next = `${TOKEN}-next`;
+		const tokens = { API_TOKEN: TOKEN, API_TOKEN_NEXT: next };
+		const sent = async (path: string, token?: string) =>
+			(await logged(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} }, tokens))
+				.line;
+		expect(await sent("/ulid", TOKEN)).toMatchObject({ status: 200, token: "current" });
+		expect(await sent("/ulid", next)).toMatchObject({ status: 200, token: "next" });
+		// Refused, public, or no token configured: no token field.
+		expect(await sent("/ulid", `${TOKEN}x`)).not.toHaveProperty("token");
+		expect(await sent("/health", TOKEN)).not.toHaveProperty("token");
+		const open = await logged("/ulid", { headers: { Authorization: `Bearer ${TOKEN}` } });
+		expect(open.line).not.toHaveProperty("token");
+	});
+
 	it("writes nothing with REQUEST_LOG=off", async () => {
 		const { response, lines } = await logged("/ulid", undefined, { REQUEST_LOG: "off" });
 		expect(response.status).toBe(200);

@@ -1,6 +1,7 @@
 /** One JSON log line per RPC call, like an HTTP request's: method, status, what was asked; never an ID. */
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { idErrorCode, idRequestId, idRetryAfter } from "../../src/client";
 import { IdService } from "../../src/worker/rpc";
 import { envWith } from "../shared/fetch-app";
 
@@ -26,6 +27,7 @@ describe("RPC log lines", () => {
 		expect(lines).toEqual([
 			{
 				rpc: "snowflake",
+				requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
 				status: 200,
 				kind: "snowflake",
 				workerId: 41,
@@ -58,6 +60,7 @@ describe("RPC log lines", () => {
 		expect(lines).toEqual([
 			{
 				rpc: "ulid",
+				requestId: expect.any(String),
 				status: 400,
 				kind: "ulid",
 				count: 0,
@@ -65,6 +68,30 @@ describe("RPC log lines", () => {
 				error: "invalid_count",
 			},
 		]);
+	});
+
+	it("gives each call its own request ID, and ends a refusal's message with it", async () => {
+		const first = await logged((s) => s.ulid({ count: 0 }));
+		const second = await logged((s) => s.ulid({ count: 1 }));
+		const [refused, answered] = [first.lines[0]?.requestId, second.lines[0]?.requestId];
+		expect(refused).not.toBe(answered);
+		const message = (first.result as Error).message;
+		expect(message).toBe(`${message.split(" (request ")[0]} (request ${refused})`);
+		expect(idErrorCode(first.result)).toBe("invalid_count");
+		expect(idRequestId(first.result)).toBe(refused);
+	});
+
+	it("puts the request ID before a retryable refusal's retry time", async () => {
+		// A worker ID's object that cannot be reached: 503 unavailable, retryable.
+		const down = { issue: () => Promise.reject(new Error("object down")) };
+		const SNOWFLAKE = { idFromName: (name: string) => name, get: () => down };
+		const { result, lines } = await logged((s) => s.snowflake({ workerId: 3 }), { SNOWFLAKE });
+		const requestId = lines[0]?.requestId as string;
+		expect((result as Error).message).toMatch(
+			new RegExp(`^unavailable: .* \\(request ${requestId}\\) \\(retry after [0-9]+ s\\)$`),
+		);
+		expect(idRequestId(result)).toBe(requestId);
+		expect(idRetryAfter(result)).toBeGreaterThan(0);
 	});
 
 	it("logs an invalid_config even with REQUEST_LOG unreadable, and nothing with REQUEST_LOG=off", async () => {

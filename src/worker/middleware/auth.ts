@@ -16,6 +16,7 @@ import type { AppEnv } from "../app-env";
 import { type AcceptedToken, bearerToken } from "../bearer-token";
 import type { Config } from "../config";
 import { serviceError } from "../errors";
+import { noteRequest } from "./request-log";
 
 interface KnownToken {
 	name: AcceptedToken["name"];
@@ -103,11 +104,17 @@ function unauthorized(c: Context<AppEnv>): never {
 	);
 }
 
-/** Every path but the public ones needs a token the service accepts, when it has one. */
+/**
+ * Every path but the public ones needs a token the service accepts, when it has one;
+ * the request's log line names which one (`token: "current"` or `"next"`), so a
+ * rotation can watch the old token fall silent.
+ */
 export function auth(isPublic: (path: string) => boolean): MiddlewareHandler<AppEnv> {
 	return async (c, next) => {
 		if (!c.var.config.apiToken || isPublic(c.req.path)) return next();
-		if (!(await acceptedToken(c))) unauthorized(c);
+		const accepted = await acceptedToken(c);
+		if (!accepted) unauthorized(c);
+		noteRequest(c, { token: accepted.name === "API_TOKEN" ? "current" : "next" });
 		return next();
 	};
 }

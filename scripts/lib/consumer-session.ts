@@ -1,0 +1,54 @@
+/**
+ * The `wrangler dev` session of `npm run dev:consumer`: the example consumer and
+ * edge-ids in one dev server (the consumer first, so it gets the port).
+ *
+ * edge-ids runs from a copy of wrangler.toml without its `[build]` table, the
+ * playground built once beforehand: in a session of several Workers, wrangler
+ * (4.x) names a Worker that has a custom build `undefined`, and then starts every
+ * line that Worker logs with `[undefined]`. Without the build it is `[edge-ids]`.
+ *
+ *   const args = consumerSessionArgs(); // ["-c", "examples/consumer/wrangler.toml", "-c", ".wrangler/…"]
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const CONSUMER_CONFIG = "examples/consumer/wrangler.toml";
+/** Where the copy goes: under .wrangler/ (not committed), rewritten on every start. */
+const SERVICE_COPY = join(".wrangler", "dev-consumer", "edge-ids.toml");
+
+/** wrangler.toml without `[build]`, its relative paths made absolute (the copy lives elsewhere). */
+export function serviceConfigWithoutBuild(toml: string, repo: string): string {
+	const lines: string[] = [];
+	let inBuild = false;
+	for (const line of toml.split("\n")) {
+		const table = /^\s*\[+([^\]]+)\]+/.exec(line)?.[1]?.trim();
+		if (table !== undefined) inBuild = table === "build";
+		if (inBuild) continue;
+		lines.push(
+			line.replace(
+				/^(\s*(?:main|directory)\s*=\s*)"([^"/][^"]*)"/,
+				(_, key: string, path: string) => `${key}${JSON.stringify(join(repo, path))}`,
+			),
+		);
+	}
+	return lines.join("\n");
+}
+
+/**
+ * Builds the playground, writes the copy and answers the `-c` arguments of the
+ * session (paths relative to the repository, where wrangler runs).
+ */
+export function consumerSessionArgs(): string[] {
+	execFileSync("npm", ["run", "--silent", "build:playground"], { cwd: REPO, stdio: "inherit" });
+	const copy = join(REPO, SERVICE_COPY);
+	mkdirSync(join(copy, ".."), { recursive: true });
+	writeFileSync(
+		copy,
+		serviceConfigWithoutBuild(readFileSync(join(REPO, "wrangler.toml"), "utf8"), REPO),
+	);
+	// examples/tsconfig.json maps edge-ids/* to src/ (the consumer imports edge-ids/client).
+	return ["-c", CONSUMER_CONFIG, "-c", SERVICE_COPY, "--tsconfig", "../tsconfig.json"];
+}

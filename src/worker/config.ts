@@ -355,8 +355,12 @@ const objectConfigs = new WeakMap<object, ObjectConfig | IdError>();
  * object's first start does not parse worker-ID sets, regions, origins or tokens.
  * Every caller of an object has parsed the whole config first and refuses a bad one
  * (the middleware, an RPC call), so an object only ever runs under a valid config.
+ * An object in an isolate that has parsed the whole config already (its callers'
+ * isolate) reads it from there.
  */
 export function objectConfigFrom(env: ConfigVars): ObjectConfig {
+	const whole = configs.get(env);
+	if (whole !== undefined && !(whole instanceof IdError)) return whole;
 	return parsedOnce(objectConfigs, env, (vars) => {
 		const problems = new ConfigProblems();
 		const layout = layoutVars(vars, problems);

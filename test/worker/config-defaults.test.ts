@@ -198,6 +198,14 @@ describe("objectConfigFrom", () => {
 		}
 	});
 
+	it("reads the whole config when this isolate has parsed it already", () => {
+		const vars = { ...env, MAX_WAIT_MS: "700" };
+		const whole = configFrom(vars);
+		const own = objectConfigFrom(vars);
+		expect(own.layout).toBe(whole.layout);
+		expect(own.maxWaitMs).toBe(700);
+	});
+
 	it("refuses a bad setting of its own, and reads none of the others", () => {
 		expect(() => objectConfigFrom({ MAX_WAIT_MS: "0", MAX_BATCH: "0" })).toThrowError(
 			/^invalid_config: MAX_WAIT_MS must be an integer in \[1, 60000\], a number or decimal digits$/,

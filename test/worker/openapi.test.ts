@@ -26,7 +26,7 @@ type Described = {
 };
 
 describe("the OpenAPI document", () => {
-	it("describes exactly the routes the app serves, method by method", () => {
+	it("describes exactly the routes the app serves, method by method, as served", () => {
 		const served = new Set(
 			app.routes
 				.filter((route) => route.method !== "ALL")
@@ -34,10 +34,16 @@ describe("the OpenAPI document", () => {
 				.filter((route) => route.path !== "/decode/")
 				.map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, "{$1}")}`),
 		);
-		const documented = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
-			Object.keys(item).map((method) => `${method} ${path}`),
-		);
-		expect(documented.sort()).toEqual([...served].sort());
+		// The generated text the Worker serves, and the document the route files describe now:
+		// a route without operations, or operations not yet generated (`npm run openapi`), fail.
+		for (const document of [JSON.parse(OPENAPI_TEMPLATE), openApiDocument()] as {
+			paths: Record<string, object>;
+		}[]) {
+			const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+				Object.keys(item).map((method) => `${method} ${path}`),
+			);
+			expect(documented.sort()).toEqual([...served].sort());
+		}
 	});
 
 	it("documents the same query and path parameters the validators read", () => {

@@ -10,10 +10,14 @@
  *   npm run bench:cold -- --against main        # and another revision's bundle, in the same rounds
  *   npm run bench:cold -- --bundle old=path/to/index.js   # or a bundle built before
  *   npm run bench:cold -- --no-tree --against v0.1.0 --against main   # revisions only
+ *   npm run bench:cold -- --variant "no log:REQUEST_LOG=off"   # this bundle under other vars too
  *   npm run bench:cold -- --profile             # what the first requests run, in order, with times
  *
  * A sequence asks each of its paths first once (timed), then 20 times more (the warm
- * median). "extra" is the first request's time minus the warm median — what the
+ * median). The last sequence runs on Durable Object state an earlier isolate stored
+ * (in a temporary directory), so its object restarts as after a deploy or an eviction,
+ * where the others' start for the first time ever (a fresh namespace: the layout check
+ * included). "extra" is the first request's time minus the warm median — what the
  * first use of the path costs — and the figure that counts is the service's minus the
  * bare app's, per round; the tables show its median and range. Two tables: wall time
  * (what a caller waits), and workerd's CPU time over the same requests (every thread,
@@ -29,7 +33,9 @@
  * ran. The inspector slows the isolate: read a profile for what runs and its shares,
  * the rounds for the figures.
  */
-import { availableParallelism, loadavg } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import {
@@ -49,6 +55,8 @@ const { values } = parseArgs({
 		warm: { type: "string", default: "20" },
 		against: { type: "string", multiple: true, default: [] },
 		bundle: { type: "string", multiple: true, default: [] },
+		/** `name:KEY=value,KEY=value`: this checkout's bundle again, these vars over its own. */
+		variant: { type: "string", multiple: true, default: [] },
 		/** Leave out this checkout's bundle (time only --against and --bundle ones). */
 		"no-tree": { type: "boolean", default: false },
 		profile: { type: "boolean", default: false },
@@ -59,6 +67,11 @@ const warmRequests = Math.max(5, Number(values.warm));
 
 interface Sequence {
 	paths: { path: string; label: string }[];
+	/**
+	 * Paths an earlier isolate asked first, on the same stored state (then stopped): the
+	 * timed isolate's objects restart on what they stored, as after a deploy or an eviction.
+	 */
+	before?: string[];
 }
 
 const SEQUENCES: Sequence[] = [
@@ -70,13 +83,37 @@ const SEQUENCES: Sequence[] = [
 		],
 	},
 	{ paths: [{ path: "/ulid", label: "`/ulid` first" }] },
+	{
+		before: ["/snowflake/1"],
+		paths: [
+			{ path: "/health", label: "`/health` first, objects stored by an earlier isolate" },
+			{
+				path: "/snowflake/1",
+				label: "`/snowflake/1` after it (its object restarts on stored state)",
+			},
+		],
+	},
 ];
 
 interface Target {
 	name: string;
 	script: string;
 	config: string;
+	vars?: Record<string, string>;
 	cleanup?: () => void;
+}
+
+/** `name:KEY=value,KEY=value` → the name and the vars. */
+function parseVariant(text: string): { name: string; vars: Record<string, string> } {
+	const colon = text.indexOf(":");
+	if (colon < 1) throw new Error(`--variant ${text}: expected name:KEY=value[,KEY=value…]`);
+	const vars: Record<string, string> = {};
+	for (const pair of text.slice(colon + 1).split(",")) {
+		const [key = "", ...value] = pair.split("=");
+		if (!key || value.length === 0) throw new Error(`--variant ${text}: ${pair} is not KEY=value`);
+		vars[key] = value.join("=");
+	}
+	return { name: text.slice(0, colon), vars };
 }
 
 const BARE = "bare";
@@ -86,12 +123,12 @@ function targets(): Target[] {
 	const list: Target[] = [
 		{ name: BARE, script: buildBundle(".build/cold/baseline", BARE_CONFIG), config: BARE_CONFIG },
 	];
-	if (!values["no-tree"]) {
-		list.unshift({
-			name: "edge-ids",
-			script: buildBundle(".build/cold/service"),
-			config: "wrangler.toml",
-		});
+	const variants = values.variant.map(parseVariant);
+	if (!values["no-tree"] || variants.length > 0) {
+		const script = buildBundle(".build/cold/service");
+		if (!values["no-tree"]) list.unshift({ name: "edge-ids", script, config: "wrangler.toml" });
+		for (const { name, vars } of variants)
+			list.push({ name, script, config: "wrangler.toml", vars });
 	}
 	for (const ref of values.against) {
 		const built = buildRevisionBundle(ref);
@@ -134,11 +171,39 @@ function median(values: number[]): number {
 const compatibilityDate = unstable_readConfig({ config: "wrangler.toml" }).compatibility_date;
 
 /**
+ * A fresh isolate (a new Miniflare) of `target` for `sequence`, on the state an
+ * earlier isolate left after asking the sequence's `before` paths, if any.
+ */
+async function freshIsolate(target: Target, sequence: Sequence, inspector = false) {
+	const state = sequence.before ? mkdtempSync(join(tmpdir(), "edge-ids-cold-")) : undefined;
+	const start = () =>
+		startBundle(target.script, target.config, {
+			compatibilityDate,
+			vars: target.vars,
+			persistTo: state,
+			inspector,
+		});
+	if (sequence.before) {
+		const earlier = await start();
+		for (const path of sequence.before) await timed(`${earlier.url}${path}`);
+		await earlier.stop();
+	}
+	const service = await start();
+	return {
+		...service,
+		stop: async () => {
+			await service.stop();
+			if (state) rmSync(state, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
  * One fresh isolate through a sequence: each path's first request, less the median
  * of the warm ones after it (wall and CPU time).
  */
 async function runSequence(target: Target, sequence: Sequence): Promise<Timing[]> {
-	const service = await startBundle(target.script, target.config, { compatibilityDate });
+	const service = await freshIsolate(target, sequence);
 	try {
 		const workerd = childPid("workerd");
 		await settled(workerd);
@@ -217,10 +282,7 @@ async function profileSequences(list: Target[]): Promise<void> {
 	for (const target of list) {
 		const map = sourceMapOf(target.script);
 		for (const sequence of SEQUENCES) {
-			const service = await startBundle(target.script, target.config, {
-				inspector: true,
-				compatibilityDate,
-			});
+			const service = await freshIsolate(target, sequence, true);
 			try {
 				const inspector = await service.inspectorUrl();
 				await settled(childPid("workerd"));

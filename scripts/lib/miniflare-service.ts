@@ -42,22 +42,17 @@ interface RateLimitBinding {
 }
 
 /**
- * The bundle of git revision `ref` (`main`, a tag, a commit), built in a scratch copy
- * of it (with this checkout's node_modules when the lockfiles agree, else its own,
- * installed with `npm ci`); `cleanup` removes the copy.
+ * A scratch copy of git revision `ref` (`main`, a tag, a commit) with its packages:
+ * this checkout's node_modules when the lockfiles agree, else its own, installed with
+ * `npm ci`. `cleanup` removes it.
  */
-export function buildRevisionBundle(ref: string): {
-	script: string;
-	config: string;
-	cleanup: () => void;
-} {
+export function revisionTree(ref: string): { tree: string; cleanup: () => void } {
 	const dir = mkdtempSync(join(tmpdir(), "edge-ids-revision-"));
 	const tree = join(dir, "tree");
 	mkdirSync(tree);
 	const archive = join(dir, "tree.tar");
 	execFileSync("git", ["archive", "--format=tar", "-o", archive, ref]);
 	execFileSync("tar", ["-xf", archive, "-C", tree]);
-	// This checkout's packages when the revision locks the same ones; else its own.
 	if (
 		readFileSync(join(tree, "package-lock.json"), "utf8") ===
 		readFileSync("package-lock.json", "utf8")
@@ -66,6 +61,16 @@ export function buildRevisionBundle(ref: string): {
 	} else {
 		execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: tree, stdio: "pipe" });
 	}
+	return { tree, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The bundle of git revision `ref`, built in a scratch copy of it (`revisionTree`). */
+export function buildRevisionBundle(ref: string): {
+	script: string;
+	config: string;
+	cleanup: () => void;
+} {
+	const { tree, cleanup } = revisionTree(ref);
 	// The bundle inside this checkout: Miniflare names modules by their path from here,
 	// and workerd refuses a module path that climbs out of it.
 	mkdirSync(".build", { recursive: true });
@@ -74,7 +79,7 @@ export function buildRevisionBundle(ref: string): {
 		script: buildBundle(outdir, "wrangler.toml", tree),
 		config: join(tree, "wrangler.toml"),
 		cleanup: () => {
-			rmSync(dir, { recursive: true, force: true });
+			cleanup();
 			rmSync(outdir, { recursive: true, force: true });
 		},
 	};
@@ -93,6 +98,8 @@ export interface StartOptions {
 	compatibilityDate?: string;
 	/** Serve the config's static files (`[assets]`) as a deploy would; default off (benchmarks time the Worker). */
 	assets?: boolean;
+	/** Keep Durable Object state in this directory (a later Miniflare on it restarts the objects); default in memory. */
+	persistTo?: string;
 }
 
 interface AssetsConfig {
@@ -118,7 +125,7 @@ function assetsOptions(config: string, assets: AssetsConfig | undefined) {
 
 /**
  * The bundle at `scriptPath` in a new Miniflare, with the compatibility date, vars and
- * Durable Objects (SQLite, in memory) of the wrangler config `config`; a rate limiter
+ * Durable Objects (SQLite, in memory unless `persistTo`) of the wrangler config `config`; a rate limiter
  * (RATE_LIMITER) with a limit no benchmark reaches unless `rateLimit` says otherwise:
  * the bench measures the service, not the limiter.
  */
@@ -150,6 +157,7 @@ export async function startBundle(scriptPath: string, config: string, options: S
 			durableObjects,
 			ratelimits,
 			...(options.assets ? assetsOptions(config, wrangler.assets as AssetsConfig | undefined) : {}),
+			...(options.persistTo ? { resourcePersistencePath: options.persistTo } : {}),
 			handleStructuredLogs: ({ message }) => log(message),
 		}),
 	);

@@ -242,6 +242,52 @@ const RATE_LIMITED: Ask[] = [
 	{ path: "/ulid", headers: { "CF-Connecting-IP": "2001:db8:0:1::8" } },
 ];
 
+/** A well-formed leaseId that is no lease's. */
+const NO_LEASE = "A".repeat(32);
+/** In a lease ask's path, the leaseId the last acquire answered. */
+const LAST_LEASE = "{lease}";
+
+/** Leases on: acquire, renew, release and status, and each refusal. */
+const LEASES: Ask[] = [
+	{ method: "POST", path: "/leases" },
+	{
+		method: "POST",
+		path: "/leases",
+		headers: JSON_TYPE,
+		body: '{"holder":"pod-1","workerId":901}',
+	},
+	{ path: "/leases/901" },
+	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew` },
+	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew`, headers: JSON_TYPE, body: "{}" },
+	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew`, headers: JSON_TYPE, body: '{"x":1}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"workerId":901}' },
+	{ method: "DELETE", path: `/leases/901/${LAST_LEASE}` },
+	{ method: "DELETE", path: `/leases/901/${NO_LEASE}` },
+	{ method: "POST", path: `/leases/901/${NO_LEASE}/renew` },
+	{ method: "POST", path: "/leases/901/short/renew" },
+	{ method: "POST", path: "/leases/901/has%20space/renew" },
+	{ method: "POST", path: `/leases/5/${NO_LEASE}/renew` },
+	{ method: "POST", path: `/leases/x/${NO_LEASE}/renew` },
+	{ path: "/leases/901" },
+	{ path: "/leases/5" },
+	{ path: "/leases/abc" },
+	{ path: "/leases/0901" },
+	{ path: "/leases/901?x=1" },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"workerId":5}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"workerId":"901"}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"workerId":901.5}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"holder":""}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"holder":7}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: `{"holder":"${"x".repeat(129)}"}` },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"holder":"a\\u0007b"}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"hold":"x"}' },
+	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: "[]" },
+	{ method: "POST", path: "/leases", headers: { "Content-Type": "text/plain" }, body: "x" },
+	{ method: "PUT", path: "/leases" },
+	{ path: "/snowflake/901" },
+	{ path: "/snowflake/901/blocks" },
+];
+
 /** Bad configs: each kind of refusal, and several at once. */
 const BAD_CONFIGS: Record<string, string>[] = [
 	{ MAX_BATCH: "abc" },
@@ -309,6 +355,8 @@ const CONFIGS: Config[] = [
 		asks: [...EVERY_CONFIG, ...WITH_TOKENS],
 	},
 	{ name: "rate limit 1", rateLimit: 1, asks: RATE_LIMITED },
+	{ name: "leases", vars: { LEASE_WORKER_IDS: "900-1023" }, asks: [...EVERY_CONFIG, ...LEASES] },
+	{ name: "leases off", asks: LEASES.slice(0, 4) },
 	...BAD_CONFIGS.map((vars) => ({ name: JSON.stringify(vars), vars, asks: EVERY_CONFIG })),
 ];
 
@@ -356,6 +404,9 @@ const NORMALIZE: [RegExp, string][] = [
 	[/(?<![0-9a-z])[0-7][0-9a-hjkmnp-tv-z]{25}(?![0-9a-z])/g, "<typeid>"],
 	[/(?<![0-9a-z])[0-9a-f][0-9a-hjkmnp-tv-z]{12}(?![0-9a-z])/g, "<base32>"],
 	[/\b[0-9]{15,19}\b/g, "<snowflake>"],
+	// A lease's span and the object's clock.
+	[/"(from|to|fromMs|toMs|serverNowMs)":[0-9]+/g, '"$1":<varies>'],
+	[/"leaseId":"[A-Za-z0-9_-]{32}"/g, '"leaseId":<lease>'],
 ];
 
 /** A block answer's runs split where the ticks fell: keep only how many IDs they hold. */
@@ -395,7 +446,7 @@ function normalized(text: string, asked: Ask): string {
 	out = runsTotal(out);
 	for (const [pattern, replacement] of NORMALIZE) out = out.replace(pattern, replacement);
 	// The auto routes pick a worker ID at random.
-	if (/^\/snowflake(\/blocks)?($|\?)/.test(asked.path))
+	if (/^\/snowflake(\/blocks)?($|\?)/.test(asked.path) || asked.path === "/leases")
 		out = out.replace(/"workerId":\d+/g, '"workerId":<auto>');
 	kept.forEach((value, i) => {
 		out = out.split(`\u0000${i}\u0000`).join(value);
@@ -403,7 +454,12 @@ function normalized(text: string, asked: Ask): string {
 	return out;
 }
 
-async function answer(url: string, asked: Ask): Promise<string> {
+/** The answer to `asked`, shown as `shown` (a path without the real leaseId), and its raw body. */
+async function answer(
+	url: string,
+	asked: Ask,
+	shown = asked,
+): Promise<{ text: string; body: string }> {
 	const response = await fetch(`${url}${asked.path}`, {
 		method: asked.method ?? "GET",
 		headers: asked.headers,
@@ -422,13 +478,14 @@ async function answer(url: string, asked: Ask): Promise<string> {
 			return `${name}: ${value}`;
 		})
 		.sort();
-	const request = `${asked.method ?? "GET"} ${asked.path.length > 200 ? `${asked.path.slice(0, 200)}…(${asked.path.length})` : asked.path}${asked.headers ? ` ${JSON.stringify(asked.headers).slice(0, 300)}` : ""}${asked.body !== undefined ? ` body ${JSON.stringify(asked.body.slice(0, 100))}${asked.body.length > 100 ? `…(${asked.body.length})` : ""}` : ""}`;
-	return [
+	const request = `${asked.method ?? "GET"} ${shown.path.length > 200 ? `${shown.path.slice(0, 200)}…(${shown.path.length})` : shown.path}${asked.headers ? ` ${JSON.stringify(asked.headers).slice(0, 300)}` : ""}${asked.body !== undefined ? ` body ${JSON.stringify(asked.body.slice(0, 100))}${asked.body.length > 100 ? `…(${asked.body.length})` : ""}` : ""}`;
+	const text = [
 		`> ${request}`,
 		`< ${response.status}`,
 		...headers.map((h) => `< ${h}`),
 		normalized(body, asked),
 	].join("\n");
+	return { text, body };
 }
 
 /** Every answer of the bundle at `script`, config by config, in order. */
@@ -442,12 +499,20 @@ async function answersOf(script: string, wranglerConfig: string): Promise<Map<st
 		});
 		try {
 			const answers: string[] = [];
-			for (const asked of config.asks) answers.push(await answer(service.url, asked));
+			let lease = NO_LEASE;
+			for (const ask of config.asks) {
+				const asked = { ...ask, path: ask.path.replace(LAST_LEASE, lease) };
+				const { text, body } = await answer(service.url, asked, ask);
+				lease = /"leaseId":"([A-Za-z0-9_-]{32})"/.exec(body)?.[1] ?? lease;
+				answers.push(text);
+			}
 			if (config.fromDocument) {
 				const document = (await (
 					await fetch(`${service.url}/openapi.json`)
 				).json()) as OpenApiDocument;
-				for (const asked of documentAsks(document)) answers.push(await answer(service.url, asked));
+				for (const asked of documentAsks(document)) {
+					answers.push((await answer(service.url, asked)).text);
+				}
 			}
 			all.set(config.name, answers);
 		} finally {

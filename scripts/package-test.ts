@@ -7,10 +7,11 @@
  * a Worker that types its service binding with the package's `IdServiceRpc`
  * (with @cloudflare/workers-types, as such a project has it), type-check and
  * bundle examples/consumer copied out of the repository, and type-check
- * docs/CLIENT.md's "Use from another project" snippets (ES module and CommonJS) in
- * projects made as it says (`tsc --init`, and the two lines it shows for Node);
- * then run the first consumer and both snippets in Node against a
- * running `wrangler dev`. The packed package.json must carry no scripts and no
+ * docs/CLIENT.md's "Use from another project" snippets (ES module and CommonJS) and
+ * its createLeasedGenerator snippet in projects made as it says (`tsc --init`, and
+ * the two lines it shows for Node); then run the first consumer and the three
+ * snippets in Node against a running `wrangler dev` that lends worker IDs. The
+ * packed package.json must carry no scripts and no
  * devDependencies.
  *
  *   npm run test:package
@@ -196,6 +197,17 @@ function clientDocSnippets(): { esm: string; commonjs: string; nodeLines: string
 	return { esm, commonjs, nodeLines };
 }
 
+/** docs/CLIENT.md's createLeasedGenerator snippet (an ES module). */
+function leasedGeneratorSnippet(): string {
+	const doc = readFileSync(join(repo, "docs", "CLIENT.md"), "utf8");
+	const section = doc.split("\n## Generating IDs in your process")[1]?.split("\n## ")[0] ?? "";
+	const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+	if (!snippet?.includes("createLeasedGenerator")) {
+		throw new Error("docs/CLIENT.md's 'Generating IDs in your process' must hold a ts snippet");
+	}
+	return snippet;
+}
+
 /**
  * A project as docs/CLIENT.md says to make it: `tsc --init` (TypeScript's strictest
  * defaults), then the lines for Node it writes commented out (`nodeLines`, as the doc
@@ -209,8 +221,9 @@ function strictProject(
 	type: "module" | "commonjs",
 	source: string,
 	nodeLines: string[],
+	name = `strict-${type}`,
 ): string {
-	const project = join(work, `strict-${type}`);
+	const project = join(work, name);
 	mkdirSync(project);
 	writeFileSync(join(project, "package.json"), JSON.stringify({ type, private: true }));
 	run("npm", ["install", "--no-audit", "--no-fund", "--offline", tarball], project);
@@ -329,16 +342,26 @@ try {
 	const snippets = clientDocSnippets();
 	const esm = strictProject(work, tarball, "module", snippets.esm, snippets.nodeLines);
 	const commonjs = strictProject(work, tarball, "commonjs", snippets.commonjs, snippets.nodeLines);
+	const leased = strictProject(
+		work,
+		tarball,
+		"module",
+		leasedGeneratorSnippet(),
+		snippets.nodeLines,
+		"strict-leased",
+	);
 	console.log(
-		"type-checked docs/CLIENT.md's ESM and CommonJS snippets in `tsc --init` projects with its Node lines on",
+		"type-checked docs/CLIENT.md's ESM, CommonJS and createLeasedGenerator snippets in `tsc --init` projects with its Node lines on",
 	);
 
-	dev = await startWranglerDev();
+	// Worker IDs lent to holders: outside the auto ones (0-31) and those the consumers name.
+	dev = await startWranglerDev({ vars: { LEASE_WORKER_IDS: "512-1023" } });
 	const output = run("node", [join(project, "out/consumer.js"), dev.url], project);
 	console.log(`ran the consumer in Node against wrangler dev: ${output.trim()}`);
 	for (const [form, main] of [
 		["ESM", esm],
 		["CommonJS", commonjs],
+		["createLeasedGenerator", leased],
 	] as const) {
 		const printed = run("node", [main], repo, { IDS_URL: dev.url }).trim();
 		if (!/^\d+/m.test(printed))

@@ -47,6 +47,10 @@ export const STATUS_OF = {
 	invalid_body: 400,
 	/** Returned when the query has a parameter the route does not take; the message names it and the ones it takes. */
 	invalid_request: 400,
+	/** Returned when a leaseId is not the 32 URL-safe characters `acquireLease` answers (a well-formed one that is not the worker ID's lease is `lease_lost`). */
+	invalid_lease_id: 400,
+	/** Returned when a lease's `holder` label is not a string of 1-128 printable characters. */
+	invalid_holder: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
 	unauthorized: 401,
 	/** Returned for a path no route serves (or a URL over 4,096 characters). */
@@ -57,9 +61,9 @@ export const STATUS_OF = {
 	unsupported_media_type: 415,
 	/** Returned when the lease routes are called but LEASE_WORKER_IDS is not set. */
 	leases_disabled: 409,
-	/** Returned when every worker ID of LEASE_WORKER_IDS is held (or in its grace); `Retry-After` is sent. */
+	/** Returned when the worker ID asked for, or every worker ID of LEASE_WORKER_IDS tried, is held (or in its grace); `Retry-After` is sent. */
 	no_free_worker_id: 409,
-	/** Returned when a lease was released, or replaced after its span and grace ended; acquire anew. */
+	/** Returned when a lease was released, replaced after its span and grace ended, or outrun by IDs issued above its span since; acquire anew. */
 	lease_lost: 409,
 	/** Returned when a named or blocks route asks for a worker ID of LEASE_WORKER_IDS (it is for lease holders only). */
 	worker_id_leased: 409,
@@ -285,12 +289,12 @@ export interface LeaseState {
 /**
  * The RPC methods of the service's `IdService` entrypoint, as plain types (no
  * Workers types), so that a caller outside this repository can type its binding.
- * `IdService` (src/worker/rpc.ts) implements it. A failure rejects with an Error
- * whose message starts with its code (`idErrorCode` reads it); call through
- * `idService(env.IDS)` (edge-ids/client, `SettledRpc`) so that it rejects in the
- * caller only.
+ * `IdService` (src/worker/rpc.ts) implements it, the lease methods included. A
+ * failure rejects with an Error whose message starts with its code (`idErrorCode`
+ * reads it); call through `idService(env.IDS)` (edge-ids/client, `SettledRpc`) so
+ * that it rejects in the caller only.
  */
-export interface IdServiceRpc {
+export interface IdServiceRpc extends LeaseRpc {
 	snowflake(options?: SnowflakeOptions): Promise<SnowflakeIds>;
 	snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks>;
 	ulid(options?: UlidOptions): Promise<UlidIds>;

@@ -57,7 +57,8 @@ export interface LoadOptions {
 /** Bad usage: the message is printed with the help text and the run exits 2. */
 export class UsageError extends Error {}
 
-function intOption(name: string, raw: string, min: number, max: number): number {
+/** A flag's integer in [min, max], else a `UsageError` naming the flag. */
+export function intOption(name: string, raw: string, min: number, max: number): number {
 	const value = Number(raw);
 	if (!/^[0-9]+$/.test(raw) || value < min || value > max) {
 		throw new UsageError(`--${name} must be an integer in [${min}, ${max}], got ${raw}`);

@@ -12,8 +12,11 @@ import type { ServiceErrorCode } from "../api";
  *   TLS); the last rejection is the error's `cause`.
  * - `timeout`: no answer within `timeoutMs` (retries and their waits included).
  * - `aborted`: the caller's `AbortSignal` aborted; its reason is the `cause`.
+ *   A leased generator's calls after `close()` or its signal reject with it too.
+ * - `lease_expired`: a leased generator reached the end of its span and no
+ *   renewal came within its `maxWaitMs` (createLeasedGenerator).
  */
-export type ClientErrorCode = "network_error" | "timeout" | "aborted";
+export type ClientErrorCode = "network_error" | "timeout" | "aborted" | "lease_expired";
 
 /** Every code an `IdsError` can carry. */
 export type IdsErrorCode = ServiceErrorCode | ClientErrorCode;

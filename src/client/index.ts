@@ -69,10 +69,13 @@ import type {
 import { describeValue, type IdErrorCode } from "../ids/errors";
 import { checkTimeoutMs, type Deadline, startDeadline } from "./deadline";
 import { IdsError } from "./errors";
+import { leaseCalls } from "./lease-calls";
+import { idSegment, workerSegment } from "./path-segments";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "../api";
+export type { LeaseHolderStats } from "../ids/lease-holder";
 export {
 	type ClientErrorCode,
 	IdsError,
@@ -81,6 +84,12 @@ export {
 	idRequestId,
 	idRetryAfter,
 } from "./errors";
+export {
+	createLeasedGenerator,
+	type LeasedGenerator,
+	type LeasedGeneratorOptions,
+	type LeaseSourceRpc,
+} from "./leased-generator";
 export {
 	type BlocksSource,
 	createIdPool,
@@ -120,7 +129,7 @@ export interface CallOptions {
 	timeoutMs?: number | undefined;
 }
 
-type Query = Record<string, string | number | undefined>;
+export type Query = Record<string, string | number | undefined>;
 
 /**
  * A client for the service's HTTP API (see the module comment for the options
@@ -136,18 +145,35 @@ export function idsClient(options: IdsClientOptions = {}) {
 	const headers: Record<string, string> = { Accept: "application/json" };
 	if (options.token) headers.Authorization = `Bearer ${options.token}`;
 
-	/** GET `path` (whose parameters the caller encoded) with `query`; the body, or IdsError. */
-	async function get<T>(path: string, query: Query, call: CallOptions = {}): Promise<T> {
+	/**
+	 * `method` `path` (whose parameters the caller encoded) with `query` and, when
+	 * given, `body` as JSON; the answer's JSON body (nothing for a 204), or IdsError.
+	 */
+	async function request<T>(
+		method: "GET" | "POST" | "DELETE",
+		path: string,
+		query: Query,
+		body: object | undefined,
+		call: CallOptions = {},
+	): Promise<T> {
 		const url = new URL(base + path);
 		for (const [name, value] of Object.entries(query)) {
 			if (value !== undefined) url.searchParams.set(name, String(value));
 		}
 		const ms =
 			call.timeoutMs === undefined ? timeoutMs : checkTimeoutMs("timeoutMs", call.timeoutMs);
-		const deadline = startDeadline(ms, [options.signal, call.signal], `GET ${path}`);
+		const deadline = startDeadline(ms, [options.signal, call.signal], `${method} ${path}`);
+		const sent =
+			body === undefined
+				? { method, headers }
+				: {
+						method,
+						headers: { ...headers, "Content-Type": "application/json" },
+						body: JSON.stringify(body),
+					};
 		try {
 			return await answerOf<T>(deadline, () => {
-				const init = { headers, signal: deadline.signal };
+				const init = { ...sent, signal: deadline.signal };
 				return withRetries(() => send(url.toString(), init), retry, deadline.signal);
 			});
 		} catch (error) {
@@ -155,6 +181,11 @@ export function idsClient(options: IdsClientOptions = {}) {
 		} finally {
 			deadline.end();
 		}
+	}
+
+	/** GET `path` with `query`. */
+	function get<T>(path: string, query: Query, call?: CallOptions): Promise<T> {
+		return request<T>("GET", path, query, undefined, call);
 	}
 
 	return {
@@ -234,6 +265,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 		async health(call?: CallOptions) {
 			return get<{ status: "ok" }>("/health", {}, call);
 		},
+		...leaseCalls(request),
 	};
 }
 
@@ -244,6 +276,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 async function answerOf<T>(deadline: Deadline, request: () => Promise<Response>): Promise<T> {
 	const response = await deadline.race(request());
 	const text = await deadline.race(response.text());
+	if (response.status === 204) return undefined as T;
 	const body = parseJson(text);
 	if (response.ok && typeof body === "object" && body !== null) return body as T;
 	const retryAfter = seconds(response.headers.get("Retry-After"));
@@ -343,41 +376,6 @@ function checkBaseUrl(baseUrl: string): string {
 		"invalid_config",
 		`baseUrl must be an absolute http: or https: URL such as "https://ids.example.com" or "http://localhost:8787" (a path prefix is allowed; no query, fragment or credentials: use token); got ${describeValue(baseUrl)}`,
 		undefined,
-		undefined,
-	);
-}
-
-/**
- * A worker ID as its path segment, once it is a non-negative safe integer: any
- * other value (a string, `"."`, `".."`, `""`, NaN, `7.5`) could reach another
- * route (`/snowflake/..` is `/`), so it is refused before any request, with the
- * status the service gives the same refusal.
- */
-function workerSegment(workerId: unknown): string {
-	if (typeof workerId === "number" && Number.isSafeInteger(workerId) && workerId >= 0) {
-		return String(workerId);
-	}
-	throw new IdsError(
-		"invalid_worker_id",
-		`workerId must be a non-negative integer (a number, one of the service's WORKER_IDS); got ${describeValue(workerId)}${typeof workerId === "number" ? "" : ` (${typeof workerId})`}`,
-		400,
-		undefined,
-	);
-}
-
-/**
- * An ID as its path segment, percent-encoded so that no value reaches another
- * route (`1?count=3`, `%2F`, `#`). URLs drop empty, "." and ".." segments
- * (encoded or not), so those are refused; none is an ID.
- */
-function idSegment(id: unknown): string {
-	if (typeof id === "string" && id !== "" && !/^(\.|%2e){1,2}$/i.test(id)) {
-		return encodeURIComponent(id);
-	}
-	throw new IdsError(
-		"invalid_id",
-		`id must be a Snowflake, a ULID or a UUID; got ${describeValue(id)}`,
-		400,
 		undefined,
 	);
 }

@@ -79,7 +79,7 @@ function invalidRetry(message: string): IdsError {
 }
 
 /** A timer that ends early when `signal` aborts, so an abandoned call keeps no timer alive. */
-function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
 	return new Promise<void>((done) => {
 		const timer = setTimeout(done, ms);
 		signal?.addEventListener(

@@ -68,6 +68,20 @@ export {
 	TWITTER_LAYOUT,
 } from "./layout";
 export {
+	DEFAULT_LEASE_BORROW_MS,
+	DEFAULT_LEASE_WAIT_MS,
+	LeaseHolder,
+	type LeaseHolderOptions,
+	type LeaseHolderStats,
+} from "./lease-holder";
+export type {
+	LeaseGrantFields,
+	LeaseHolderErrorCode,
+	LeaseRefFields,
+	LeaseSource,
+} from "./lease-source";
+export { ServerClock } from "./server-clock";
+export {
 	type IdRun,
 	SnowflakeGenerator,
 	type SnowflakeGeneratorOptions,

@@ -1,5 +1,6 @@
 /** Options and stats of `SnowflakeGenerator` (src/ids/snowflake.ts). */
 import type { Clock } from "./clock";
+import type { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
 
 /** The default wait budget of one call (`maxWaitMs`). */
@@ -53,8 +54,18 @@ export interface SnowflakeGeneratorOptions {
 	 * mark is issued before this resolves, so an earlier life's mark bounds all its IDs.
 	 * `leaseMs` is the lease it is written with, to store beside it and pass back as
 	 * `restoredLeaseMs`: never more than `leaseMs` (in whole ticks) or the restored lease.
+	 *
+	 * A bounded store resolves with the mark it holds instead (a worker-ID lease: the
+	 * last tick of its span, which a renewal may raise): any tick from `needed`, the
+	 * tick about to be issued, up. The generator issues up to that mark and asks again
+	 * beyond it; a mark below `needed` refuses the call (`internal`), a rejection too.
 	 */
-	persistMark: (tick: number, leaseMs: number) => void | Promise<void>;
+	persistMark: (
+		tick: number,
+		leaseMs: number,
+		needed: number,
+		// biome-ignore lint/suspicious/noConfusingVoidType: a store that answers nothing (`async () => {}`) must fit
+	) => void | number | Promise<void | number>;
 	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */
 	restoredMark?: number | undefined;
 	/**
@@ -67,6 +78,19 @@ export interface SnowflakeGeneratorOptions {
 	restoredCounters?: Partial<SnowflakeCounters> | undefined;
 	/** Uniform in [0, 1): picks the small random sequence start of each new tick. */
 	random?: () => number;
+	/**
+	 * Asked once per call, in the critical section, with the call's first clock reading:
+	 * an error refuses the call before it issues anything. A host that hands ticks to
+	 * others (`handOver`) refuses its own calls with it while they hold them.
+	 */
+	admit?: ((now: number) => IdError<string> | undefined) | undefined;
+}
+
+/** What `handOver`'s work answers: its value, and the last tick it handed over (stored as the mark). */
+export interface HandedOver<T> {
+	value: T;
+	/** The highest tick given to someone else, already persisted as the mark; none: nothing given. */
+	through?: number | undefined;
 }
 
 export interface SnowflakeStats {

@@ -91,3 +91,11 @@ export function overloaded(workerId: number, waitMs: number, maxWaitMs: number):
 		Math.ceil(waitMs / 1000),
 	);
 }
+
+/** Returned when a bounded mark store answers a mark below the tick it was asked to cover. */
+export function markBelowNeeded(stored: unknown, needed: number): IdError {
+	return new IdError(
+		"internal",
+		`the mark store answered ${String(stored)}, not a tick at or above ${needed}, the tick about to be issued`,
+	);
+}

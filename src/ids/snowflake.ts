@@ -19,6 +19,7 @@ import { type Clock, finiteReading } from "./clock";
 import type { SnowflakeLayout } from "./layout";
 import {
 	DEFAULT_MAX_WAIT_MS,
+	type HandedOver,
 	maxIdsPerCall,
 	NO_COUNTS,
 	newTickRoom,
@@ -68,6 +69,7 @@ export class SnowflakeGenerator {
 	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
 	private readonly persistMark: SnowflakeGeneratorOptions["persistMark"];
+	private readonly admit: SnowflakeGeneratorOptions["admit"];
 	private readonly random: () => number;
 	private readonly sequenceStartLimit: number;
 	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
@@ -101,6 +103,7 @@ export class SnowflakeGenerator {
 		this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
 		this.leaseTicks = Math.max(1, Math.ceil(options.leaseMs / layout.timeUnitMs));
 		this.persistMark = options.persistMark;
+		this.admit = options.admit;
 		this.random = options.random ?? Math.random;
 		// Leaf's fix for all-even IDs at low load: a small random start (< 2% of capacity).
 		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
@@ -148,6 +151,31 @@ export class SnowflakeGenerator {
 	}
 
 	/**
+	 * Runs `work` in the critical section (after the calls queued before it). It gets the
+	 * mark, at or above every ID issued, and answers the last tick it gave away, persisted
+	 * as the new mark: later IDs are above it, as after a restore. (Worker-ID leases.)
+	 */
+	handOver<T>(work: (mark: number) => HandedOver<T> | Promise<HandedOver<T>>): Promise<T> {
+		this.inFlight++;
+		const result = this.tail.then(async () => {
+			try {
+				const { value, through } = await work(this.mark);
+				if (through !== undefined && through > this.lastTick) {
+					this.mark = Math.max(this.mark, through);
+					this.lastTick = through;
+					this.sequence = this.layout.maxSequence;
+					this.restoring = true; // the last tick is not this generator's: as if restored
+				}
+				return value;
+			} finally {
+				this.inFlight--;
+			}
+		});
+		this.tail = result.catch(() => undefined);
+		return result;
+	}
+
+	/**
 	 * One ID, nothing in flight (a Node service's call per request): while the clock is in
 	 * the last tick and it has room, the next sequence as text from the tick's cached base.
 	 * Else the general way with the same reading, which issues exactly the same.
@@ -160,13 +188,36 @@ export class SnowflakeGenerator {
 			this.counters.requests++;
 			return Promise.reject(error);
 		}
+		const id = this.inLastTick(now);
+		if (id !== undefined) return Promise.resolve([id]);
+		return this.formatted(this.start(1, now));
+	}
+
+	/**
+	 * `next(1)`'s fast path without a promise, for a host that wraps `next` (a lease
+	 * holder): one ID at once while nothing is in flight and the clock is still in the
+	 * last ID's tick with room left; else undefined, having changed nothing.
+	 */
+	nextNow(): string | undefined {
+		if (this.inFlight > 0) return undefined;
+		let now: number;
+		try {
+			now = this.clock.now();
+		} catch {
+			return undefined; // `next` reads it again and rejects
+		}
+		return this.inLastTick(now);
+	}
+
+	/** The next ID of the last tick if the clock `now` is still in it and it has room. */
+	private inLastTick(now: number): string | undefined {
 		// Room left means an ID was issued in the last tick: it is in the layout, under the mark.
 		if (this.sequence < this.layout.maxSequence && this.layout.tickOf(now) === this.lastTick) {
 			this.counters.requests++;
 			this.counters.issued++;
-			return Promise.resolve([this.decimal.formatOne(this.lastTick, ++this.sequence)]);
+			return this.decimal.formatOne(this.lastTick, ++this.sequence);
 		}
-		return this.formatted(this.start(1, now));
+		return undefined;
 	}
 
 	private formatted(started: IdRun | IdRun[] | Promise<IdRun[]>): Promise<string[]> {
@@ -180,6 +231,8 @@ export class SnowflakeGenerator {
 		try {
 			if (this.inFlight > 0) return this.enqueue(count, undefined);
 			const now = reading ?? this.readClock();
+			const refused = this.admit?.(now);
+			if (refused) throw refused;
 			// The queued path takes over with this reading: one clock read per call either way.
 			return this.issueAtOnce(count, now) ?? this.enqueue(count, now);
 		} catch (error) {
@@ -274,9 +327,15 @@ export class SnowflakeGenerator {
 			let firstReading = reading;
 			let checked = false;
 			let waitedFor = -1;
+			let admitted = reading !== undefined; // a reading comes from `start`, which asked
 			while (remaining > 0) {
 				const now = firstReading ?? this.readClock();
 				firstReading = undefined;
+				if (!admitted) {
+					const refused = this.admit?.(now);
+					if (refused) throw refused;
+					admitted = true;
+				}
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
 				const budgetMs = this.maxWaitMs - this.waitedMs(since, now);
@@ -308,8 +367,12 @@ export class SnowflakeGenerator {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					await this.persistMark(mark, this.leaseOf(mark, now));
-					this.mark = mark;
+					const stored = await this.persistMark(mark, this.leaseOf(mark, now), target);
+					// A bounded store (a leased span) may hold another mark: the generator's ceiling.
+					if (stored !== undefined && !(Number.isSafeInteger(stored) && stored >= target)) {
+						throw refuse.markBelowNeeded(stored, target);
+					}
+					this.mark = stored ?? mark;
 					this.counters.leaseWrites++;
 				}
 				const run = this.takeRun(target, remaining);

@@ -141,6 +141,21 @@ export class WorkerIdSet {
 		return new WorkerIdSet(out);
 	}
 
+	/** The members not in `other`. */
+	without(other: WorkerIdSet): WorkerIdSet {
+		const out: WorkerIdRange[] = [];
+		for (const { from, to } of this.ranges) {
+			let start = from;
+			for (const cut of other.ranges) {
+				if (cut.to < start || cut.from > to) continue;
+				if (cut.from > start) out.push({ from: start, to: cut.from - 1 });
+				start = cut.to + 1;
+			}
+			if (start <= to) out.push({ from: start, to });
+		}
+		return new WorkerIdSet(out);
+	}
+
 	/** The canonical text, `"0-3,8,10-12"` ("" for an empty set); `parse` reads it back. */
 	toString(): string {
 		return this.ranges

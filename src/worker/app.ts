@@ -8,10 +8,13 @@
  *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
  *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts;
  *                     RPC: rpc-call.ts (one call, its log line)
- *   3. operations     operations.ts, forms.ts (one implementation for both transports)
- *   4. rules, objects rules.ts (count, worker ID, format), objects.ts (stubs and calls),
- *                     auto-pools.ts, placement.ts, decode-options.ts, request-note.ts
+ *   3. operations     operations.ts, forms.ts, lease-operations.ts (one implementation
+ *                     for both transports)
+ *   4. rules, objects rules.ts (count, worker ID, format), lease-input.ts, lease-search.ts,
+ *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
+ *                     decode-options.ts, request-note.ts
  *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
+ *                     lease-secret.ts,
  *                     snowflake-do.ts (the object, on config and the core)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */
@@ -20,6 +23,7 @@ import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
+import { redactedPath } from "./lease-input";
 import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
 import { corsFromConfig } from "./middleware/cors";
@@ -30,6 +34,7 @@ import { requestLog } from "./middleware/request-log";
 import { FILE_METHODS, isFilePath, staticFiles } from "./middleware/static-files";
 import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
+import { leaseRoutes } from "./routes/leases";
 import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
@@ -72,6 +77,7 @@ const routes = base
 	.route("/", metaRoutes)
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
+	.route("/", leaseRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);
@@ -88,7 +94,10 @@ routes.notFound(async (c) => {
 	if (!FILE_METHODS.includes(c.req.method) && (await isFilePath(c))) {
 		methodNotAllowed(FILE_METHODS)(c);
 	}
-	throw serviceError("not_found", `no route ${c.req.path}; the routes are ${routeList}`);
+	throw serviceError(
+		"not_found",
+		`no route ${redactedPath(c.req.path)}; the routes are ${routeList}`,
+	);
 });
 routes.onError((error, c) => errorResponse(c, error));
 

@@ -22,6 +22,12 @@ export interface Config {
 	autoWorkerIds: WorkerIdSet;
 	/** Location hints and their worker IDs (AUTO_REGIONS); empty when unset. */
 	regions: RegionMap;
+	/** Worker IDs leased to holders (LEASE_WORKER_IDS); undefined: leases are off. */
+	leaseWorkerIds: WorkerIdSet | undefined;
+	/** How far past the object's clock a span reaches when granted or renewed. */
+	leaseSpanMs: number;
+	/** How long after a span ends only its holder may renew it. */
+	leaseGraceMs: number;
 	/** Freshness bound of the auto route's per-isolate pools, in ms; 0 turns pools off. */
 	poolMaxAgeMs: number;
 	/** Largest block a pool asks an object for (and largest count it serves). */
@@ -54,6 +60,9 @@ const VAR_NAMES = [
 	"AUTO_WORKER_IDS",
 	"WORKER_IDS",
 	"AUTO_REGIONS",
+	"LEASE_WORKER_IDS",
+	"LEASE_SPAN_MS",
+	"LEASE_GRACE_MS",
 	"POOL_MAX_AGE_MS",
 	"POOL_MAX_SIZE",
 	"MAX_BLOCK_COUNT",
@@ -207,9 +216,10 @@ const WORKER_IDS_RULE = 'worker IDs and ranges such as "0-31" or "0-3,8,10-12"';
 const DEFAULT_AUTO_SIZE = 32;
 
 /**
- * WORKER_IDS, AUTO_WORKER_IDS and AUTO_REGIONS, within worker IDs `0 … max`. The
- * auto and region sets must lie within the owned set; the error names the sets as
- * parsed (numbers only).
+ * WORKER_IDS, AUTO_WORKER_IDS, AUTO_REGIONS and LEASE_WORKER_IDS, within worker IDs
+ * `0 … max`. The others must lie within the owned set, and the leased ones apart
+ * from the auto and region sets (a worker ID is issued by the service or by lease
+ * holders, never both); the errors name the sets as parsed (numbers only).
  */
 function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 	const text = (name: "WORKER_IDS" | "AUTO_WORKER_IDS" | "AUTO_REGIONS", rule: string) =>
@@ -230,21 +240,73 @@ function workerIdVars(vars: ConfigVars, max: number, problems: ConfigProblems) {
 			`${name} (${set}) must lie within WORKER_IDS (${workerIds}), the worker IDs this deployment owns`,
 		);
 	};
-	// The first 32 owned worker IDs.
-	const last = workerIds.at(Math.min(DEFAULT_AUTO_SIZE, workerIds.size) - 1);
-	let autoWorkerIds = workerIds.intersect(new WorkerIdSet([{ from: 0, to: last }]));
+	const leaseText = problems.read(
+		() => textVar("LEASE_WORKER_IDS", vars.LEASE_WORKER_IDS, WORKER_IDS_RULE),
+		undefined,
+	);
+	const leaseWorkerIds = leaseText
+		? problems.read(() => WorkerIdSet.parse(leaseText, max, "LEASE_WORKER_IDS"), undefined)
+		: undefined;
+	if (leaseWorkerIds) within("LEASE_WORKER_IDS", leaseWorkerIds);
+	const apart = (name: string, set: WorkerIdSet) => {
+		if (!leaseWorkerIds?.overlaps(set)) return;
+		problems.found.push(
+			`LEASE_WORKER_IDS (${leaseWorkerIds}) and ${name} (${set}) share worker IDs (${leaseWorkerIds.intersect(set)}); a worker ID is leased to holders or issued by the service, never both`,
+		);
+	};
+	// The first 32 owned worker IDs that are not leased.
+	const unleased = leaseWorkerIds ? workerIds.without(leaseWorkerIds) : workerIds;
+	let autoWorkerIds = unleased;
+	if (unleased.size > DEFAULT_AUTO_SIZE) {
+		const last = unleased.at(DEFAULT_AUTO_SIZE - 1);
+		autoWorkerIds = unleased.intersect(new WorkerIdSet([{ from: 0, to: last }]));
+	}
 	if (auto) {
 		const parsed = problems.read(() => WorkerIdSet.parse(auto, max, "AUTO_WORKER_IDS"), undefined);
 		if (parsed) within("AUTO_WORKER_IDS", parsed);
+		if (parsed) apart("AUTO_WORKER_IDS", parsed);
 		autoWorkerIds = parsed ?? autoWorkerIds;
+	} else if (autoWorkerIds.size === 0) {
+		problems.found.push(
+			`LEASE_WORKER_IDS (${leaseWorkerIds}) takes every worker ID of WORKER_IDS (${workerIds}); leave some for the auto route, or set AUTO_WORKER_IDS outside it`,
+		);
 	}
 	const regions = problems.read(
 		() => RegionMap.parse(regionText ?? "", max, "AUTO_REGIONS"),
 		new RegionMap([]),
 	);
-	for (const { hint, workerIds: set } of regions.regions)
+	for (const { hint, workerIds: set } of regions.regions) {
 		within(`AUTO_REGIONS region ${hint}`, set);
-	return { workerIds, autoWorkerIds, regions };
+		apart(`AUTO_REGIONS region ${hint}`, set);
+	}
+	return { workerIds, autoWorkerIds, regions, leaseWorkerIds };
+}
+
+const DEFAULT_LEASE_SPAN_MS = 30_000;
+
+/**
+ * LEASE_SPAN_MS (LEASE_GRACE_MS is a plain integer). A span of at least 1 s (and 3 ticks, so a third of
+ * it, when holders renew, is a tick or more): renewing every third of a shorter one
+ * would cost a storage write several times a second per holder and leave a renewal an
+ * ocean away too little time to land. At most 10 minutes: a holder that dies keeps its
+ * worker ID for a span and the grace, and a released span's unused tail is never
+ * reissued. The grace, up to a minute, delays only takeovers of a dead holder's worker ID.
+ */
+function leaseSpanVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): number {
+	const spanMs = integerVar(
+		"LEASE_SPAN_MS",
+		vars.LEASE_SPAN_MS,
+		DEFAULT_LEASE_SPAN_MS,
+		1_000,
+		600_000,
+	);
+	if (layout && spanMs < 3 * layout.timeUnitMs) {
+		throw new IdError(
+			"invalid_config",
+			`LEASE_SPAN_MS (${spanMs}) must be at least 3 ticks of SNOWFLAKE_TIME_UNIT_MS (${layout.timeUnitMs}): holders renew every third of a span`,
+		);
+	}
+	return spanMs;
 }
 
 /**
@@ -281,8 +343,22 @@ function generatorVars(vars: ConfigVars, problems: ConfigProblems) {
 	};
 }
 
+/** The lease keeper's settings: its spans and their grace. */
+function leaseKeeperVars(
+	vars: ConfigVars,
+	layout: SnowflakeLayout | undefined,
+	problems: ConfigProblems,
+) {
+	return {
+		leaseSpanMs: problems.read(() => leaseSpanVar(vars, layout), DEFAULT_LEASE_SPAN_MS),
+		leaseGraceMs: integerReader(vars, problems)("LEASE_GRACE_MS", 2_000, 0, 60_000),
+	};
+}
+
 /** What a Snowflake object reads of the config. */
-export type ObjectConfig = Pick<Config, "layout"> & ReturnType<typeof generatorVars>;
+export type ObjectConfig = Pick<Config, "layout"> &
+	ReturnType<typeof generatorVars> &
+	ReturnType<typeof leaseKeeperVars>;
 
 /**
  * The config, or one `invalid_config` that names every bad variable with what it
@@ -297,6 +373,7 @@ export function parseConfig(vars: ConfigVars): Config {
 		maxBatch: integer("MAX_BATCH", 10_000, 1, 100_000),
 		...generatorVars(vars, problems),
 		...workerIdVars(vars, maxWorkerId, problems),
+		...leaseKeeperVars(vars, layout, problems),
 		poolMaxAgeMs: problems.read(() => poolMaxAgeVar(vars, layout), 0),
 		// Measured (npm run bench:pools, docs/PERFORMANCE.md): 4,096 serves ~100 auto
 		// requests per object call with ~1% of IDs unused; 16,384 makes 4× fewer calls, but
@@ -350,8 +427,8 @@ export function configFrom(env: ConfigVars): Config {
 const objectConfigs = new WeakMap<object, ObjectConfig | IdError>();
 
 /**
- * What a Snowflake object reads of the config (the layout and the generator's
- * settings), parsed once per isolate like `configFrom`, and nothing more: an
+ * What a Snowflake object reads of the config (the layout, the generator's and the
+ * lease keeper's settings), parsed once per isolate like `configFrom`, and nothing more: an
  * object's first start does not parse worker-ID sets, regions, origins or tokens.
  * Every caller of an object has parsed the whole config first and refuses a bad one
  * (the middleware, an RPC call), so an object only ever runs under a valid config.
@@ -364,7 +441,10 @@ export function objectConfigFrom(env: ConfigVars): ObjectConfig {
 	return parsedOnce(objectConfigs, env, (vars) => {
 		const problems = new ConfigProblems();
 		const layout = layoutVars(vars, problems);
-		const settings = generatorVars(vars, problems);
+		const settings = {
+			...generatorVars(vars, problems),
+			...leaseKeeperVars(vars, layout, problems),
+		};
 		const error = problems.error();
 		if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");
 		return { layout, ...settings };

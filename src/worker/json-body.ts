@@ -22,6 +22,7 @@ import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { type ServiceError, serviceError } from "./errors";
 import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
+import { invalidHolder, invalidLeaseWorkerId } from "./lease-input";
 import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
 // The descriptions are the OpenAPI document's (./openapi/); they do not validate.
@@ -38,10 +39,27 @@ export const snowflakeBody = input.strictObject({
 	prefix,
 });
 export const typeidBody = input.strictObject({ count, prefix });
+export const acquireLeaseBody = input.strictObject({
+	holder: field
+		.text()
+		.optional()
+		.describe(
+			"A label shown by the lease's status, such as a pod name: 1-128 printable characters",
+		),
+	workerId: field
+		.number()
+		.optional()
+		.describe("A worker ID of LEASE_WORKER_IDS; default: the service picks a free one"),
+});
+/** Renewing takes no fields: a body, if any, must be an empty JSON object. */
+export const noFieldsBody = input.strictObject({});
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
-/** Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes). */
+/**
+ * Far above any valid body (`{"count": 10000, "format": "uuid"}` is 34 bytes; a lease's
+ * holder label of 128 characters is at most 512 bytes of UTF-8).
+ */
 const MAX_BODY_BYTES = 1024;
 
 const limitBody = bodyLimit({
@@ -68,6 +86,8 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === "format" && c.req.path.startsWith("/snowflake")) return invalidSnowflakeFormat(got);
 	if (field === "format") return invalidFormat(got);
 	if (field === "prefix") return invalidPrefix(got);
+	if (field === "holder") return invalidHolder(got);
+	if (field === "workerId") return invalidLeaseWorkerId(c.var.config, got, "rpc");
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
 	return invalidBodyCount(c.var.config, got, countKindOf(c.req.path));
 }

@@ -14,6 +14,30 @@ import { serviceError } from "./errors";
 /** The object holding the namespace's layout (worker IDs are named by digits only). */
 export const NAMESPACE_LAYOUT_NAME = "layout";
 
+/**
+ * Written after the fingerprint by an object that granted a span to a lease holder.
+ * Versions without leases compare the stored layout with their own fingerprint, so
+ * they refuse (`layout_mismatch`, this text in the message) to issue anything for a
+ * leased worker ID during a deployment or after a rollback; its mark would keep them
+ * above every span anyway. This version reads the fingerprint before it.
+ */
+const LEASED =
+	" with worker-ID leases (an edge-ids version with leases wrote it: deploy that version)";
+
+/** The stored layout value of an object that has leased spans. */
+export function withLeases(fingerprint: string): string {
+	return fingerprint + LEASED;
+}
+
+/** A stored layout value read back: the fingerprint, and whether spans were leased under it. */
+export function storedLayout(
+	value: string | undefined,
+): { fingerprint: string; leased: boolean } | undefined {
+	if (value === undefined) return undefined;
+	const leased = value.endsWith(LEASED);
+	return { fingerprint: leased ? value.slice(0, -LEASED.length) : value, leased };
+}
+
 /** How to get going again after a layout change, locally and in production. */
 const RECOVERY =
 	"locally, start from fresh state (delete .wrangler/state, or run wrangler dev with --persist-to a new directory); " +

@@ -6,9 +6,9 @@
 import type { IssuedRuns } from "../ids/id-pool";
 import type { IdRun } from "../ids/snowflake";
 import type { Config } from "./config";
-import { serviceError } from "./errors";
+import { STATUS_OF, serviceError } from "./errors";
 import { placementFor } from "./placement";
-import type { IssueResult, SnowflakeWorker, StatsResult } from "./snowflake-do";
+import type { IssueResult, ObjectFailure, SnowflakeWorker } from "./snowflake-do";
 
 /** The worker ID's object, created in its region (AUTO_REGIONS) if this is its first use. */
 function snowflakeStub(
@@ -20,17 +20,23 @@ function snowflakeStub(
 	return env.SNOWFLAKE.get(id, placementFor(config, workerId));
 }
 
+/** Thrown by an object of an earlier version asked for a method it does not have. */
+const NOT_IMPLEMENTED = /RPC receiver does not implement/;
+
 /**
- * Calls a worker ID's object. A Durable Object error marked `.overloaded` is
- * answered 503 at once (retrying adds load); one marked `.retryable` is tried
- * once more on a fresh stub. A retried call may waste IDs, never repeat them.
+ * Calls a worker ID's object and answers what it answered, its refusals included
+ * (as values). A Durable Object error marked `.overloaded` is answered 503 at once
+ * (retrying adds load); one marked `.retryable` is tried once more on a fresh stub.
+ * A retried call may waste IDs, never repeat them. An object of an earlier version
+ * (mid-deployment) without the method called is `503 unavailable`, and so is a
+ * refusal with a code this version does not know (an object of a later one).
  */
-export async function callSnowflake<T extends IssueResult | StatsResult>(
+export async function callObject<T extends { ok: true } | ObjectFailure>(
 	env: Env,
 	config: Config,
 	workerId: number,
 	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
-): Promise<Extract<T, { ok: true }>> {
+): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
 		const stub = snowflakeStub(env, config, workerId); // outside the try: a failure here is ours
 		let result: T;
@@ -46,6 +52,13 @@ export async function callSnowflake<T extends IssueResult | StatsResult>(
 				);
 			}
 			if (flags.retryable && attempt < 2) continue;
+			if (flags.remote && error instanceof TypeError && NOT_IMPLEMENTED.test(error.message)) {
+				throw serviceError(
+					"unavailable",
+					`worker ID ${workerId}'s object runs an earlier version of the service, which cannot do this yet; retry shortly`,
+					5,
+				);
+			}
 			// Thrown by the object's own code: a bug, answered `internal` and logged.
 			if (flags.remote) throw error;
 			// The platform's: reset, restarting, broken or unreachable. Transient.
@@ -55,9 +68,32 @@ export async function callSnowflake<T extends IssueResult | StatsResult>(
 				1,
 			);
 		}
-		if (result.ok) return result as Extract<T, { ok: true }>;
-		throw serviceError(result.code, result.detail, result.retryAfterSeconds);
+		if (!result.ok && !(result.code in STATUS_OF)) {
+			throw serviceError(
+				"unavailable",
+				`worker ID ${workerId}'s object runs another version of the service (it answered ${result.code}); retry shortly`,
+				1,
+			);
+		}
+		return result;
 	}
+}
+
+/** `callObject`, with a refusal thrown as the service error it names. */
+export async function callSnowflake<T extends { ok: true } | ObjectFailure>(
+	env: Env,
+	config: Config,
+	workerId: number,
+	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
+): Promise<Extract<T, { ok: true }>> {
+	const result = await callObject(env, config, workerId, call);
+	if (result.ok) return result as Extract<T, { ok: true }>;
+	throw refusalOf(result as ObjectFailure);
+}
+
+/** The service error an object's refusal names. */
+export function refusalOf(failure: ObjectFailure) {
+	return serviceError(failure.code, failure.detail, failure.retryAfterSeconds);
 }
 
 /**

@@ -14,6 +14,7 @@ import { UuidV7Factory } from "../ids/uuidv7";
 import { autoPool } from "./auto-pools";
 import type { Config } from "./config";
 import { type DecodeOptions, decodeWith } from "./decode-options";
+import { refuseLeased } from "./lease-input";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
 import { checkFormat, checkWorkerId, requestCount, type Via } from "./rules";
@@ -78,7 +79,8 @@ export async function snowflakeIds(
 		source = taken.source;
 		block = taken;
 	} else {
-		block = await issueBlock(env, config, checkWorkerId(config, input.workerId, input.via), count);
+		const workerId = refuseLeased(config, checkWorkerId(config, input.workerId, input.via));
+		block = await issueBlock(env, config, workerId, count);
 	}
 	const body: SnowflakeIds = {
 		type: "snowflake",
@@ -100,7 +102,7 @@ export async function snowflakeBlocks(
 	const workerId =
 		input.workerId === undefined
 			? pickWorkerId(config, cf)
-			: checkWorkerId(config, input.workerId, input.via);
+			: refuseLeased(config, checkWorkerId(config, input.workerId, input.via));
 	const runs = await issueRuns(env, config, workerId, count);
 	const blocks = blocksOfRuns(config.layout, workerId, runs);
 	return {

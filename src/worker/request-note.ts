@@ -5,7 +5,7 @@
  */
 /** What a handler may add to its request's log line. */
 export interface RequestNote {
-	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7. */
+	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7, lease, lease-status. */
 	kind?: string;
 	/** The worker ID named, or (on success) the one an auto request used. */
 	workerId?: number;
@@ -13,6 +13,8 @@ export interface RequestNote {
 	count?: number;
 	/** Whether Snowflakes came from the isolate's pool or straight from an object call. */
 	source?: "pool" | "direct";
+	/** Objects asked for a lease acquire (one per candidate worker ID probed). */
+	probes?: number;
 	/**
 	 * Which configured token authorized the request: `current` (API_TOKEN) or `next`
 	 * (API_TOKEN_NEXT, during a rotation). Never the token itself.

@@ -48,7 +48,7 @@ export async function rpcCall<T>(
 		const result = await operation(config, (more) => {
 			line = { ...line, ...more };
 		});
-		const { workerId, ids } = result as { workerId?: unknown; ids?: unknown };
+		const { workerId, ids } = (result ?? {}) as { workerId?: unknown; ids?: unknown };
 		if (typeof workerId === "number") line.workerId = workerId;
 		if (Array.isArray(ids)) line.count = ids.length;
 		return result;

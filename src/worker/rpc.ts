@@ -1,9 +1,13 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
+	AcquireLeaseOptions,
 	DecodeOptions,
 	IdRange,
 	IdServiceRpc,
 	LayoutInfo,
+	LeaseGrant,
+	LeaseRef,
+	LeaseState,
 	RangeOptions,
 	Settled,
 	SettledRpc,
@@ -22,6 +26,7 @@ import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { serviceError } from "./errors";
 import { idRange, type RangeInput, typeidIds } from "./forms";
+import { acquireLease, leaseStatus, releaseLease, renewLease } from "./lease-operations";
 import {
 	decode,
 	type SnowflakeIds,
@@ -127,6 +132,43 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
 		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), (config) =>
 			snowflakeStats(this.env, config, workerId, "rpc"),
+		);
+	}
+
+	/**
+	 * A span of a worker ID of LEASE_WORKER_IDS for a Snowflake generator of the
+	 * caller's own (`createLeasedGenerator` in edge-ids/client runs one): the one
+	 * named, or a free one. Keep its `leaseId` secret; renew every third of a span.
+	 */
+	async acquireLease(options: AcquireLeaseOptions = {}): Promise<LeaseGrant> {
+		return rpcCall(this.env, "acquireLease", askedNote("lease", options), async (config, note) => {
+			const { grant, probes } = await acquireLease(this.env, config, {
+				...optionsObject(options),
+				via: "rpc",
+			});
+			note({ probes });
+			return grant;
+		});
+	}
+
+	/** The lease's span moved on; `lease_lost` once released or taken over. */
+	async renewLease(lease: LeaseRef): Promise<LeaseGrant> {
+		return rpcCall(this.env, "renewLease", askedNote("lease", lease), (config) =>
+			renewLease(this.env, config, { ...optionsObject(lease), via: "rpc" }),
+		);
+	}
+
+	/** Frees the worker ID at once (the span's unused ticks are never issued again). */
+	async releaseLease(lease: LeaseRef): Promise<void> {
+		return rpcCall(this.env, "releaseLease", askedNote("lease", lease), (config) =>
+			releaseLease(this.env, config, { ...optionsObject(lease), via: "rpc" }),
+		);
+	}
+
+	/** A worker ID's lease state (held, grace or free), holder label and span; never its leaseId. */
+	async leaseStatus(workerId: number): Promise<LeaseState> {
+		return rpcCall(this.env, "leaseStatus", askedNote("lease-status", { workerId }), (config) =>
+			leaseStatus(this.env, config, { workerId, via: "rpc" }),
 		);
 	}
 

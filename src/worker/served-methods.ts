@@ -10,6 +10,7 @@ import { METHOD_NAME_ALL } from "hono/router";
 import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "./app-env";
 import { serviceError } from "./errors";
+import { redactedPath } from "./lease-input";
 
 /**
  * Each path the routes serve, with its methods in registration order.
@@ -31,6 +32,6 @@ export const methodNotAllowed = (allowed: string[]) => (c: Context<AppEnv>) => {
 	c.header("Allow", allowed.join(", "));
 	throw serviceError(
 		"method_not_allowed",
-		`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
+		`${c.req.method} is not allowed on ${redactedPath(c.req.path)}; use ${allowed.join(" or ")}`,
 	);
 };

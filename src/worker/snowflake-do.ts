@@ -2,35 +2,53 @@ import { DurableObject } from "cloudflare:workers";
 import type { SnowflakeStatsInfo } from "../api";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
-import {
-	type IdRun,
-	NO_COUNTS,
-	type SnowflakeCounters,
-	SnowflakeGenerator,
-} from "../ids/snowflake";
+import { type GrantedSpan, type LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
+import type { LeaseAsk, LeaseBook, LeaseRecord, LeaseView } from "../ids/lease-rules";
+import { type IdRun, NO_COUNTS, type SnowflakeCounters } from "../ids/snowflake";
 import { objectConfigFrom } from "./config";
 import { type ServiceErrorCode, serviceError } from "./errors";
 import {
 	NAMESPACE_LAYOUT_NAME,
 	namespaceLayoutMismatch,
 	namespaceLayoutUnreachable,
+	storedLayout,
 	storedLayoutMismatch,
 	storedNamespaceMismatch,
+	withLeases,
 } from "./layout-guard";
+import { sameLeaseHash } from "./lease-secret";
 
-/** What `issue` answers. Errors travel as values: own properties of a thrown error do not cross RPC. */
+/** A refusal. Errors travel as values: own properties of a thrown error do not cross RPC. */
+export type ObjectFailure = {
+	ok: false;
+	code: ServiceErrorCode;
+	detail: string;
+	retryAfterSeconds?: number | undefined;
+	/** `no_free_worker_id` of a free worker ID whose next span would start this far ahead. */
+	startsInMs?: number | undefined;
+};
+
+/** What `issue` answers. */
 export type IssueResult =
 	/**
 	 * `layout`: the issuing object's layout fingerprint (absent from objects of
 	 * earlier versions); a Worker on another layout must not format the runs.
 	 */
-	| { ok: true; runs: IdRun[]; layout?: string }
-	| { ok: false; code: ServiceErrorCode; detail: string; retryAfterSeconds?: number | undefined };
+	{ ok: true; runs: IdRun[]; layout?: string } | ObjectFailure;
 
 /** An object's stats (`since`, ISO, is when counting began); counts once read survive restarts. */
-export type StatsResult =
-	| { ok: true; stats: SnowflakeStatsInfo }
-	| Extract<IssueResult, { ok: false }>;
+export type StatsResult = { ok: true; stats: SnowflakeStatsInfo } | ObjectFailure;
+
+/** What `acquireLease` and `renewLease` answer: the span, under the object's layout. */
+export type SpanResult = { ok: true; span: GrantedSpan; layout: string } | ObjectFailure;
+
+/** What `releaseLease` answers. */
+export type ReleaseResult = { ok: true } | ObjectFailure;
+
+/** What `leaseStatus` answers (never the lease's hash). */
+export type LeaseStatusResult =
+	| { ok: true; status: LeaseView & { serverNowMs: number }; layout: string }
+	| ObjectFailure;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {
@@ -41,6 +59,8 @@ export const workersClock: Clock = {
 /** The high-water mark, a plain number: the one format every version reads. */
 const MARK_KEY = "mark";
 const LAYOUT_KEY = "layout";
+/** The worker ID's last lease (`LeaseRecord`), written with the mark; absent if never leased. */
+const LEASE_KEY = "lease";
 /**
  * The layout this worker ID found the namespace's to be (its own): written once, on
  * the first start that compared them. The namespace's layout never changes once
@@ -91,13 +111,15 @@ interface StoredStats {
  * one storage anyway (two dev servers), the older one stops at its next mark (LIFE_KEY).
  *
  * Storage holds the layout fingerprint and a high-water mark lease: a tick that
- * every issued ID is at or below. A restarted instance issues only above it.
+ * every issued ID, and every span leased to a holder, is at or below. A restarted
+ * instance issues and grants only above it. The rules are the core's
+ * (`LeaseKeeper`, src/ids/lease-keeper.ts); this class moves storage in and out.
  */
 export class SnowflakeWorker extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to drive the clock. */
 	clock: Clock = workersClock;
-	private generator: SnowflakeGenerator | undefined;
-	private starting: Promise<SnowflakeGenerator> | undefined;
+	private keeper: LeaseKeeper | undefined;
+	private starting: Promise<LeaseKeeper> | undefined;
 	/** The fingerprint of the layout this instance issues under (set with the generator). */
 	private fingerprint = "";
 	private since = "";
@@ -105,6 +127,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private stored: StoredStats | undefined;
 	/** A mark was written since the stats were last stored: store them when its call ends. */
 	private markWritten = false;
+	/** The stored layout says "with leases" (written with the first span). */
+	private layoutLeased = false;
 	/** This life's token in storage (LIFE_KEY). */
 	private life = "";
 	/** Set once another instance took over the storage: every call is refused from then on. */
@@ -112,7 +136,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
-			const generator = await this.generatorFor(workerId);
+			const { generator } = await this.keeperFor(workerId);
 			const runs = await generator.nextRuns(count);
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
@@ -126,7 +150,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 
 	async stats(workerId: number): Promise<StatsResult> {
 		try {
-			const { lastTimestamp, ...counters } = (await this.generatorFor(workerId)).stats();
+			const { lastTimestamp, ...counters } = (await this.keeperFor(workerId)).generator.stats();
 			// A count a caller sees must survive a restart: store it before answering (the
 			// output gate holds the answer until it is durable). Counts nobody read may be
 			// lost with the instance (the requests since the last mark write).
@@ -142,11 +166,77 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 	}
 
+	/** A span for a holder, if the worker ID is free (`no_free_worker_id` if not). */
+	async acquireLease(workerId: number, ask: LeaseAsk): Promise<SpanResult> {
+		return this.spanAnswer(workerId, (keeper) => keeper.acquire(ask));
+	}
+
+	/** The lease whose leaseId hashes to `leaseHash`, its span moved on; else `lease_lost`. */
+	async renewLease(workerId: number, leaseHash: string): Promise<SpanResult> {
+		return this.spanAnswer(workerId, (keeper) => keeper.renew(leaseHash));
+	}
+
+	/** Frees the worker ID at once (the mark stays above the span); else `lease_lost`. */
+	async releaseLease(workerId: number, leaseHash: string): Promise<ReleaseResult> {
+		try {
+			const answer = await (await this.keeperFor(workerId)).release(leaseHash);
+			return answer.ok ? { ok: true } : failure(answer.refusal);
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	/** The worker ID's lease state (never its hash), at the object's clock. */
+	async leaseStatus(workerId: number): Promise<LeaseStatusResult> {
+		try {
+			const status = (await this.keeperFor(workerId)).status();
+			return { ok: true, status, layout: this.fingerprint };
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	private async spanAnswer(
+		workerId: number,
+		decide: (keeper: LeaseKeeper) => Promise<LeaseAnswer<GrantedSpan>>,
+	): Promise<SpanResult> {
+		try {
+			const answer = await decide(await this.keeperFor(workerId));
+			return answer.ok
+				? { ok: true, span: answer.value, layout: this.fingerprint }
+				: failure(answer.refusal);
+		} catch (error) {
+			return failure(error);
+		}
+	}
+
+	/**
+	 * Stores a lease book: the record and the mark (`to - 1` or more, so even a version
+	 * without leases issues only above the span; a release leaves it), and with the first span
+	 * the layout marked "with leases", which versions without leases refuse to issue
+	 * under. The stats are left alone (their mark is older; the span explains the
+	 * newer one). Synchronous writes with no await between them, committed together;
+	 * the output gate holds the answer until they are durable, so no holder ever sees
+	 * a span storage might lose (developers.cloudflare.com/durable-objects/reference/glossary/,
+	 * "output gate").
+	 */
+	private storeLease(book: LeaseBook): void {
+		const kv = this.ctx.storage.kv;
+		const written = this.writeIfOwner(() => {
+			kv.put(LEASE_KEY, book.lease);
+			if (kv.get<number>(MARK_KEY) !== book.mark) kv.put(MARK_KEY, book.mark);
+			if (!this.layoutLeased) kv.put(LAYOUT_KEY, withLeases(this.fingerprint));
+		});
+		// Another instance took over: it read the mark before this span; grant nothing.
+		if (!written) throw this.superseded;
+		this.layoutLeased = true;
+	}
+
 	/** Stores the counters as they are now, with the stored mark and lease (while this life owns the storage). */
 	private storeStats(): void {
-		const { generator, stored } = this;
-		if (!generator) return;
-		const { lastTimestamp, ...counters } = generator.stats();
+		const { keeper, stored } = this;
+		if (!keeper) return;
+		const { lastTimestamp, ...counters } = keeper.generator.stats();
 		this.writeIfOwner(() =>
 			this.writeStats({
 				mark: stored?.mark,
@@ -196,7 +286,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	}
 
 	private supersede(): void {
-		const workerId = this.generator?.workerId;
+		const workerId = this.keeper?.generator.workerId;
 		this.superseded = serviceError(
 			"unavailable",
 			`worker ID ${workerId}'s object was taken over by another live instance of it (two dev servers on one state directory?); this one issues no more IDs`,
@@ -231,14 +321,14 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return fingerprint;
 	}
 
-	/** The generator, made on first use (checking the namespace's layout once in a worker ID's life). */
-	private generatorFor(workerId: number): SnowflakeGenerator | Promise<SnowflakeGenerator> {
+	/** The keeper, made on first use (checking the namespace's layout once in a worker ID's life). */
+	private keeperFor(workerId: number): LeaseKeeper | Promise<LeaseKeeper> {
 		if (this.superseded) throw this.superseded;
-		if (this.generator) {
-			if (this.generator.workerId !== workerId) {
+		if (this.keeper) {
+			if (this.keeper.generator.workerId !== workerId) {
 				throw new IdError("internal", "a Snowflake object was asked for another worker ID");
 			}
-			return this.generator;
+			return this.keeper;
 		}
 		// One start at a time: calls that arrive during its await share it.
 		this.starting ??= this.start(workerId).finally(() => {
@@ -247,30 +337,37 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		return this.starting;
 	}
 
-	private async start(workerId: number): Promise<SnowflakeGenerator> {
+	private async start(workerId: number): Promise<LeaseKeeper> {
 		const config = objectConfigFrom(this.env);
 		const { layout } = config;
 		const kv = this.ctx.storage.kv;
 		const fingerprint = layout.fingerprint();
-		const stored = kv.get<string>(LAYOUT_KEY);
-		if (kv.get<string>(CHECKED_KEY) !== (stored ?? fingerprint)) {
-			await this.checkNamespaceLayout(workerId, stored, fingerprint);
+		const stored = storedLayout(kv.get<string>(LAYOUT_KEY));
+		if (kv.get<string>(CHECKED_KEY) !== (stored?.fingerprint ?? fingerprint)) {
+			await this.checkNamespaceLayout(workerId, stored?.fingerprint, fingerprint);
 		}
 		// IDs issued under another layout could collide with this one's: refuse.
-		if (stored !== undefined && stored !== fingerprint) {
-			throw storedLayoutMismatch(workerId, stored, fingerprint);
+		if (stored !== undefined && stored.fingerprint !== fingerprint) {
+			throw storedLayoutMismatch(workerId, stored.fingerprint, fingerprint);
 		}
+		this.layoutLeased = stored?.leased ?? false;
 		this.fingerprint = fingerprint;
-		// The mark is read, and this life's token written, in one transaction.
+		// The mark and lease are read, and this life's token written, in one transaction.
 		const life = crypto.randomUUID();
-		const { mark, saved } = this.transaction(() => {
-			const read = { mark: kv.get<number>(MARK_KEY), saved: kv.get<StoredStats>(STATS_KEY) };
+		const { mark, saved, lease } = this.transaction(() => {
+			const read = {
+				mark: kv.get<number>(MARK_KEY),
+				saved: kv.get<StoredStats>(STATS_KEY),
+				lease: kv.get<LeaseRecord>(LEASE_KEY),
+			};
 			kv.put(LIFE_KEY, life);
 			return read;
 		});
 		this.life = life;
-		// Stats written with another mark are stale (a version without them wrote since): start over.
-		const current = saved !== undefined && saved.mark === mark ? saved : undefined;
+		// Stats written with another mark are stale (a version without them wrote since): start
+		// over. Unless a lease's span explains the mark: lease writes leave the stats alone.
+		const spanMark = lease !== undefined && mark === lease.to - 1 && (saved?.mark ?? -1) <= mark;
+		const current = saved !== undefined && (saved.mark === mark || spanMark) ? saved : undefined;
 		this.since = current?.since ?? new Date(this.clock.now()).toISOString();
 		const restoredLeaseMs =
 			mark === undefined ? undefined : (current?.aheadMs ?? LEGACY_MAX_LEASE_MS);
@@ -280,40 +377,47 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			since: this.since,
 			counters: { ...NO_COUNTS },
 		};
-		const generator = new SnowflakeGenerator({
-			layout,
-			workerId,
-			clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
-			maxBackwardMs: config.maxClockBackwardMs,
-			maxBorrowMs: config.maxBorrowMs,
-			maxWaitMs: config.maxWaitMs,
-			leaseMs: config.leaseMs,
-			restoredMark: mark,
-			restoredLeaseMs,
-			restoredCounters: current?.counters,
-			// Synchronous writes, committed together; the output gate holds every response
-			// until they are durable. The stats ride along: no write of their own.
-			persistMark: (tick, leaseMs) => {
-				const { lastTimestamp, ...counters } = generator.stats();
-				// This write is the one about to be counted.
-				counters.leaseWrites++;
-				const written = this.writeIfOwner(() => {
-					kv.put(MARK_KEY, tick);
-					this.writeStats({
-						mark: tick,
-						aheadMs: leaseMs,
-						since: this.since,
-						counters,
-						lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+		const keeper: LeaseKeeper = new LeaseKeeper({
+			generator: {
+				layout,
+				workerId,
+				clock: { now: () => this.clock.now(), sleep: (ms) => this.clock.sleep(ms) },
+				maxBackwardMs: config.maxClockBackwardMs,
+				maxBorrowMs: config.maxBorrowMs,
+				maxWaitMs: config.maxWaitMs,
+				leaseMs: config.leaseMs,
+				restoredMark: mark,
+				restoredLeaseMs,
+				restoredCounters: current?.counters,
+				// Synchronous writes, committed together; the output gate holds every response
+				// until they are durable. The stats ride along: no write of their own.
+				persistMark: (tick, leaseMs) => {
+					const { lastTimestamp, ...counters } = keeper.generator.stats();
+					// This write is the one about to be counted.
+					counters.leaseWrites++;
+					const written = this.writeIfOwner(() => {
+						kv.put(MARK_KEY, tick);
+						this.writeStats({
+							mark: tick,
+							aheadMs: leaseMs,
+							since: this.since,
+							counters,
+							lastTimestamp: lastTimestamp ?? this.stored?.lastTimestamp ?? null,
+						});
 					});
-				});
-				// Another instance took over: no ID above the stored mark, ever.
-				if (!written) throw this.superseded;
-				this.markWritten = true;
+					// Another instance took over: no ID above the stored mark, ever.
+					if (!written) throw this.superseded;
+					this.markWritten = true;
+				},
 			},
+			spanMs: config.leaseSpanMs,
+			graceMs: config.leaseGraceMs,
+			restoredLease: lease,
+			persistLease: (book) => this.storeLease(book),
+			sameHash: sameLeaseHash,
 		});
-		this.generator = generator;
-		return generator;
+		this.keeper = keeper;
+		return keeper;
 	}
 
 	/**
@@ -344,7 +448,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 				: storedNamespaceMismatch(workerId, stored, held);
 		}
 		const kv = this.ctx.storage.kv;
-		kv.put(LAYOUT_KEY, own);
+		// A stored layout stays as it is: it may be marked "with leases" (./layout-guard.ts).
+		if (stored === undefined) kv.put(LAYOUT_KEY, own);
 		kv.put(CHECKED_KEY, own);
 	}
 
@@ -368,13 +473,15 @@ function sameCounts(a: SnowflakeCounters, b: SnowflakeCounters | undefined): boo
 	return true;
 }
 
-function failure(error: unknown): Extract<IssueResult, { ok: false }> {
+function failure(error: unknown): ObjectFailure {
 	if (error instanceof IdError) {
+		const { startsInMs } = error as { startsInMs?: number };
 		return {
 			ok: false,
-			code: error.code,
+			code: error.code as ServiceErrorCode,
 			detail: error.detail,
 			retryAfterSeconds: error.retryAfterSeconds,
+			...(startsInMs === undefined ? {} : { startsInMs }),
 		};
 	}
 	throw error;

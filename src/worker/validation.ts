@@ -10,6 +10,7 @@ import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
+import { invalidLeaseWorkerId } from "./lease-input";
 import { declareQuery } from "./middleware/known-query";
 import {
 	countAllowed,
@@ -80,6 +81,16 @@ export const rangeQuery = input.object({
 export const workerIdParam = input.object({
 	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 });
+const leaseWorkerId = decimalInteger.describe("A worker ID of LEASE_WORKER_IDS");
+export const leaseWorkerIdParam = input.object({ workerId: leaseWorkerId });
+export const leaseParams = input.object({
+	workerId: leaseWorkerId,
+	leaseId: field
+		.text()
+		.describe(
+			"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
+		),
+});
 export const idParam = input.object({
 	id: field
 		.text()
@@ -124,6 +135,7 @@ function errorFor(
 	const path = c.req.path;
 	if (field === "prefix") return invalidPrefix(got);
 	if (field === "kind" || field === "from" || field === "to") return invalidRangeField(field, got);
+	if (field === "workerId" && path.startsWith("/leases/")) return invalidLeaseWorkerId(config, got);
 	if (field === "workerId" && path === "/range") {
 		return new IdError(
 			"invalid_worker_id",

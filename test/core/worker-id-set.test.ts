@@ -67,6 +67,9 @@ describe("WorkerIdSet", () => {
 					for (let id = 0; id <= 70; id++) expect(set.has(id)).toBe(members.includes(id));
 					const shared = members.filter((id) => otherMembers.includes(id));
 					expect(membersOf(set.intersect(other))).toEqual(shared);
+					expect(membersOf(set.without(other))).toEqual(
+						members.filter((id) => !otherMembers.includes(id)),
+					);
 					expect(set.overlaps(other)).toBe(shared.length > 0);
 					expect(set.contains(other)).toBe(otherMembers.every((id) => members.includes(id)));
 					expect(WorkerIdSet.parse(set.toString() || "0", 100).has(members[0] ?? 0)).toBe(true);

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceAndConsumer } from "./setup";
+import { LEASES_ON, startServiceAndConsumer } from "./setup";
 
 const TOKEN = "openapi-test-secret";
 let mf: Miniflare;
@@ -16,7 +16,7 @@ let baseUrl: URL;
 let document: any;
 
 beforeAll(async () => {
-	const started = await startServiceAndConsumer({ apiToken: TOKEN });
+	const started = await startServiceAndConsumer({ apiToken: TOKEN, vars: LEASES_ON });
 	mf = started.mf;
 	baseUrl = started.url;
 	const answer = await fetch(new URL("/openapi.json", baseUrl)); // public: no token
@@ -42,7 +42,7 @@ function closed(schema: unknown): unknown {
 }
 
 interface Call {
-	method: "get" | "post";
+	method: "get" | "post" | "delete";
 	/** The documented path this call exercises. */
 	operation: string;
 	url: string;
@@ -72,6 +72,11 @@ async function conforms(c: Call, expectedStatus: number) {
 	expect(answer.status, `${c.method} ${c.url}: ${text}`).toBe(expectedStatus);
 	const documented = document.paths[c.operation]?.[c.method]?.responses?.[String(expectedStatus)];
 	expect(documented, `${c.method} ${c.operation} documents ${expectedStatus}`).toBeDefined();
+	if (expectedStatus === 204) {
+		expect(text).toBe("");
+		expect(documented.content).toBeUndefined();
+		return { answer, text };
+	}
 	const type = (answer.headers.get("Content-Type") ?? "").split(";")[0] ?? "";
 	const schema = documented.content?.[type]?.schema;
 	expect(schema, `${c.method} ${c.operation} ${expectedStatus} documents ${type}`).toBeDefined();
@@ -138,6 +143,18 @@ const SUCCESSES: Call[] = [
 	{ method: "get", operation: "/range", url: "/range?kind=typeid&prefix=user&from=0&to=1000" },
 ];
 
+const RENEW = "/leases/{workerId}/{leaseId}/renew";
+const RELEASE = "/leases/{workerId}/{leaseId}";
+const STATUS = "/leases/{workerId}";
+/** The lease operations, called in order by the test (they need the acquire's leaseId). */
+const LEASE_OPERATIONS: Pick<Call, "method" | "operation">[] = [
+	{ method: "post", operation: "/leases" },
+	{ method: "post", operation: RENEW },
+	{ method: "get", operation: STATUS },
+	{ method: "delete", operation: RELEASE },
+];
+const FOREIGN_LEASE = `/leases/901/${"F".repeat(32)}`;
+
 describe("GET /openapi.json", () => {
 	it("is a valid OpenAPI 3.1 document", async () => {
 		const validator = new Validator();
@@ -153,9 +170,21 @@ describe("GET /openapi.json", () => {
 		);
 		// The HTML pages are checked by type and headers below.
 		const html = ["get /", "get /docs"];
-		const called = new Set(SUCCESSES.map((c) => `${c.method} ${c.operation}`));
+		const called = new Set(
+			[...SUCCESSES, ...LEASE_OPERATIONS].map((c) => `${c.method} ${c.operation}`),
+		);
 		expect([...called].sort()).toEqual(documented.filter((op) => !html.includes(op)).sort());
 		for (const c of SUCCESSES) await conforms(c, 200);
+		// A lease's life: its leaseId is the acquire's.
+		const acquired = await conforms(
+			{ method: "post", operation: "/leases", url: "/leases", body: { holder: "openapi" } },
+			201,
+		);
+		const { workerId, leaseId } = JSON.parse(acquired.text);
+		const lease = `/leases/${workerId}/${leaseId}`;
+		await conforms({ method: "post", operation: RENEW, url: `${lease}/renew` }, 200);
+		await conforms({ method: "get", operation: STATUS, url: `/leases/${workerId}` }, 200);
+		await conforms({ method: "delete", operation: RELEASE, url: lease }, 204);
 	});
 
 	it("describes the error answers the service gives", async () => {
@@ -198,6 +227,19 @@ describe("GET /openapi.json", () => {
 				"invalid_range",
 			],
 			[{ method: "get", operation: "/uuidv7", url: "/uuidv7", token: false }, 401, "unauthorized"],
+			[
+				{ method: "get", operation: "/snowflake/{workerId}", url: "/snowflake/900" },
+				409,
+				"worker_id_leased",
+			],
+			[{ method: "post", operation: RENEW, url: `${FOREIGN_LEASE}/renew` }, 409, "lease_lost"],
+			[{ method: "delete", operation: RELEASE, url: "/leases/901/short" }, 400, "invalid_lease_id"],
+			[
+				{ method: "post", operation: "/leases", url: "/leases", body: { holder: "" } },
+				400,
+				"invalid_holder",
+			],
+			[{ method: "get", operation: STATUS, url: "/leases/5" }, 400, "invalid_worker_id"],
 		];
 		for (const [c, status, code] of errors) {
 			const { text } = await conforms(c, status);

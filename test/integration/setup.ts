@@ -2,6 +2,20 @@ import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
 
+/** The worker IDs the lease tests lease to holders: `vars: LEASES_ON`. */
+export const LEASES_ON = { LEASE_WORKER_IDS: "900-931" };
+
+/** Short leases, so that holders renew, lose and re-acquire within a test. */
+export const SHORT_SPAN_MS = 1_500;
+export const SHORT_GRACE_MS = 200;
+/** `vars` of four worker IDs leased in short spans (the request log off: holders renew often). */
+export const SHORT_LEASES = {
+	LEASE_WORKER_IDS: "900-903",
+	LEASE_SPAN_MS: String(SHORT_SPAN_MS),
+	LEASE_GRACE_MS: String(SHORT_GRACE_MS),
+	REQUEST_LOG: "off",
+};
+
 /**
  * Two Workers in one workerd, from their real bundles (built by global-setup.ts
  * with `wrangler deploy --dry-run`): edge-ids, and the example consumer bound to its IdService

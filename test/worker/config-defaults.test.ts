@@ -181,11 +181,12 @@ describe("vars that are not strings", () => {
 
 /** A Snowflake object reads its own settings only (its callers have parsed the whole config). */
 describe("objectConfigFrom", () => {
-	it("answers the layout and the generator's settings exactly as the whole config has them", () => {
+	it("answers the layout, the generator's and the lease keeper's settings exactly as the whole config has them", () => {
 		for (const vars of [
 			{},
 			{ SNOWFLAKE_WORKER_BITS: "8", SNOWFLAKE_SEQUENCE_BITS: "14", MAX_WAIT_MS: 500 },
 			{ MAX_CLOCK_BACKWARD_MS: "0", MAX_BORROW_MS: "0", LEASE_MS: "5000" },
+			{ LEASE_SPAN_MS: "4000", LEASE_GRACE_MS: "0" },
 		]) {
 			const whole = parseConfig(vars);
 			expect(objectConfigFrom({ ...vars })).toEqual({
@@ -194,6 +195,8 @@ describe("objectConfigFrom", () => {
 				maxBorrowMs: whole.maxBorrowMs,
 				maxWaitMs: whole.maxWaitMs,
 				leaseMs: whole.leaseMs,
+				leaseSpanMs: whole.leaseSpanMs,
+				leaseGraceMs: whole.leaseGraceMs,
 			});
 		}
 	});
@@ -220,7 +223,9 @@ describe("objectConfigFrom", () => {
 		});
 		objectConfigFrom(watched);
 		expect(read.sort()).toEqual([
+			"LEASE_GRACE_MS",
 			"LEASE_MS",
+			"LEASE_SPAN_MS",
 			"MAX_BORROW_MS",
 			"MAX_CLOCK_BACKWARD_MS",
 			"MAX_WAIT_MS",

@@ -3,7 +3,8 @@
  * ../json-body.ts, as zod schemas: ./input-schemas.ts) and its answers' schemas (./schemas.ts),
  * with the error answers the service really gives it: 400 unless an HTML page (an
  * unknown query parameter is one on every other route), 415 when it takes a JSON
- * body, 401 unless public, 429 unless exempt from rate limiting, 500 always, 503
+ * body, 409 when it may meet a lease conflict, 401 unless public, 429 unless
+ * exempt from rate limiting, 500 always, 503
  * when it reaches a Durable Object. Each route file exports its operations next to
  * its routes (./operation.ts); ./document.ts builds the document from them.
  *
@@ -28,6 +29,7 @@ function errorAnswer(status: number, description: string, retry = false) {
 }
 
 function success(spec: OperationSpec) {
+	if (spec.noContent) return { description: "Done; no body" };
 	if (spec.html)
 		return {
 			description: "An HTML page",
@@ -40,7 +42,9 @@ function success(spec: OperationSpec) {
 	return {
 		description: spec.ids
 			? "The IDs; with `Accept: text/plain`, one ID per line. Never cached."
-			: "The answer",
+			: spec.created
+				? "Created"
+				: "The answer",
 		content,
 	};
 }
@@ -70,7 +74,7 @@ export function describe(spec: OperationSpec): RouteConfig {
 				: {}),
 		},
 		responses: {
-			200: success(spec),
+			[spec.created ? 201 : spec.noContent ? 204 : 200]: success(spec),
 			// Every route but the HTML pages refuses a query parameter it does not take.
 			...(spec.html && !hasInput
 				? {}
@@ -85,6 +89,15 @@ export function describe(spec: OperationSpec): RouteConfig {
 			...(spec.body
 				? {
 						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),
+					}
+				: {}),
+			...(spec.conflicts
+				? {
+						409: errorAnswer(
+							409,
+							"Leases are off, the worker ID is held or leased, or the lease was lost; `no_free_worker_id` sends Retry-After",
+							true,
+						),
 					}
 				: {}),
 			...(spec.public

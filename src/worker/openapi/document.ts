@@ -10,6 +10,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { version as packageVersion } from "../../../package.json";
 import { docsOperations } from "../routes/docs";
+import { leaseOperations } from "../routes/leases";
 import { metaOperations } from "../routes/meta";
 import { pageOperations } from "../routes/page";
 import { rangeOperations } from "../routes/range";
@@ -31,6 +32,7 @@ export const documentedOperations = [
 	...metaOperations,
 	...regionOperations,
 	...snowflakeOperations,
+	...leaseOperations,
 	...statelessOperations,
 	...typeidOperations,
 	...rangeOperations,

@@ -9,19 +9,25 @@ import type { Input } from "../input";
 import type { AnswerSchemas } from "./schemas";
 
 export interface OperationSpec {
-	method: "get" | "post";
+	method: "get" | "post" | "delete";
 	/** OpenAPI form: `/snowflake/{workerId}`. */
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Snowflake" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
+	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
 	/** The inputs the route reads (../validation.ts, ../json-body.ts). */
 	params?: Input;
 	query?: Input;
 	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
 	body?: Input;
-	/** The 200 answer's JSON schema, by name in ./schemas.ts (absent: `html` or a document). */
+	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent` or a document). */
 	ok?: keyof AnswerSchemas;
+	/** Success is 201 Created (with `ok`'s body), not 200. */
+	created?: boolean;
+	/** Success is 204 No Content. */
+	noContent?: boolean;
+	/** May answer 409 (a lease conflict, or leases off): the codes under 409. */
+	conflicts?: boolean;
 	/** A generation answer: also one ID per line for `Accept: text/plain`. */
 	ids?: boolean;
 	/** Answers HTML (the playground, the reference page). */

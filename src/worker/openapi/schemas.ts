@@ -92,6 +92,36 @@ function build() {
 		since: isoTime.describe("When these counts began (they survive restarts)"),
 	});
 
+	const tick = z.number().int();
+	const leaseGrantSchema = z.object({
+		workerId: z.number().int(),
+		leaseId: z
+			.string()
+			.describe("The bearer capability that renews and releases this lease: keep it secret"),
+		from: tick.describe("The span's first tick (included), counted from the layout's epoch"),
+		to: tick.describe(
+			"The span's end tick (excluded): issue no ID of this worker ID at or after it",
+		),
+		fromMs: unixMs.describe("`from` in Unix ms"),
+		toMs: unixMs.describe("`to` in Unix ms"),
+		serverNowMs: unixMs.describe("The object's clock when it granted: anchor your clock here"),
+		layout: layoutSchema.describe("The layout the span is under"),
+	});
+	const leaseStateSchema = z.object({
+		workerId: z.number().int(),
+		state: z
+			.enum(["held", "grace", "free"])
+			.describe(
+				"held: a span is current; grace: ended less than LEASE_GRACE_MS ago; free: anyone may acquire",
+			),
+		holder: z.string().nullable().describe("The label the holder gave, or null"),
+		from: tick.nullable().describe("The last span's first tick; null if never leased"),
+		to: tick.nullable().describe("The last span's end tick (excluded)"),
+		fromMs: unixMs.nullable(),
+		toMs: unixMs.nullable(),
+		serverNowMs: unixMs.describe("The object's clock"),
+	});
+
 	const geoPoint = z.object({ latitude: z.number(), longitude: z.number() });
 	const workerIdSet = z.string().describe('Worker-ID ranges such as "0-7,16"');
 
@@ -191,6 +221,8 @@ function build() {
 		blocksSchema,
 		layoutSchema,
 		statsSchema,
+		leaseGrantSchema,
+		leaseStateSchema,
 		regionsSchema,
 		decodedSchema,
 	};

@@ -89,7 +89,8 @@ export const snowflakeRoutes = new Hono<AppEnv>()
 
 const tag = "Snowflake";
 const auto = { tag, objects: true, query: snowflakeQuery } as const;
-const named = { ...auto, params: workerIdParam } as const;
+/** A named worker ID may be leased to holders: 409 worker_id_leased. */
+const named = { ...auto, params: workerIdParam, conflicts: true } as const;
 const ids = { ok: "snowflakeIdsSchema", ids: true } as const;
 const runs = { ok: "blocksSchema" } as const;
 const AUTO =

@@ -1,0 +1,240 @@
+/**
+ * The lease chaos run: lease holder processes in two languages against a real
+ * `wrangler dev` that lends a few worker IDs, under everything that can go wrong
+ * around a lease, with every ID they issue checked.
+ *
+ *   npm run test:leases                               75 s, 16 holders over 12 worker IDs
+ *   npm run test:leases -- --duration 60 --kills 6    the CI run (.ci/run)
+ *   npm run test:leases -- --ids 1000000000 --duration 1800 --kills 60 --pauses 40 \
+ *     --clock-steps 60 --server-kills 5               a billion IDs (docs/RELIABILITY.md)
+ *   npm run test:leases -- --help
+ *
+ * Holders (scripts/lease-holder.ts and examples/python-holder/holder.py, half
+ * each) issue IDs in batches on their in-process fast path and write them as runs;
+ * there are more holders than worker IDs (LEASE_WORKER_IDS), so some wait and
+ * worker IDs pass from holder to holder. Spans are short (LEASE_SPAN_MS 2.5 s), so
+ * that the chaos outlives them. Spread over the run (by time, or by IDs checked):
+ *
+ *   - holders SIGKILLed and restarted (a new process acquires anew);
+ *   - holders SIGSTOPped for 2-5 spans: their worker IDs pass to others meanwhile,
+ *     and they wake up past their spans;
+ *   - every holder's wall clock an hour ahead or behind, stepped back at SIGUSR2
+ *     (holders read the service's clock: the T lines show it made no difference);
+ *   - a proxy between holders and service that drops answers after the service
+ *     acted, and holds some back so they arrive late and out of order;
+ *   - wrangler dev SIGKILLed and restarted on the same state directory.
+ *
+ * Every holder's output is piped into one ledger (scripts/load/holder-ledger.ts)
+ * as it is written: each ID inside a span its process was granted, each process's
+ * IDs strictly increasing, no ID twice across all of them, no two leases' spans
+ * of a worker ID overlapping; memory flat (an interval per lease). Exits 1 on any
+ * violation, too few IDs checked, a worker ID never re-leased, or chaos not
+ * injected as asked; 2 when it could not run.
+ */
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { WranglerDev } from "./lib/wrangler-dev";
+import { type AnswerProxy, startAnswerProxy } from "./load/answer-proxy";
+import { HolderLedger } from "./load/holder-ledger";
+import { HolderFleet } from "./load/holder-processes";
+import { HELP, type LeaseChaosOptions, parseLeaseChaosOptions } from "./load/lease-chaos-options";
+import { type LeaseChaosResult, printLeaseChaosReport } from "./load/lease-chaos-report";
+import { UsageError } from "./load/options";
+import { prng } from "./load/traffic";
+
+const FIRST_WORKER_ID = 900;
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+let opts: LeaseChaosOptions;
+try {
+	const parsed = parseLeaseChaosOptions(process.argv.slice(2));
+	if (parsed === "help") {
+		console.log(HELP);
+		process.exit(0);
+	}
+	opts = parsed;
+} catch (error) {
+	const usage =
+		error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+	if (!usage) throw error;
+	console.error(`${(error as Error).message}\n\n${HELP}`);
+	process.exit(2);
+}
+
+const random = prng(opts.seed);
+const token = randomBytes(16).toString("hex");
+const dev = new WranglerDev({
+	keepState: opts.keep,
+	timeoutMs: opts.startupTimeoutS * 1000,
+	vars: {
+		API_TOKEN: token,
+		LEASE_WORKER_IDS: `${FIRST_WORKER_ID}-${FIRST_WORKER_ID + opts.workerIds - 1}`,
+		LEASE_SPAN_MS: String(opts.spanMs),
+		LEASE_GRACE_MS: String(opts.graceMs),
+		REQUEST_LOG: "off",
+	},
+	args: opts.wranglerConfig ? ["-c", resolve(opts.wranglerConfig)] : [],
+	onOutput: opts.verbose ? (text) => process.stderr.write(text) : undefined,
+});
+const ledger = new HolderLedger();
+let up = false;
+let proxy: AnswerProxy | undefined;
+let fleet: HolderFleet | undefined;
+
+let cleaningUp: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+	cleaningUp ??= (async () => {
+		fleet?.killAll();
+		await proxy?.stop();
+		await dev
+			.stop()
+			.catch((error: Error) => console.error(`could not stop wrangler dev: ${error.message}`));
+	})();
+	return cleaningUp;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+	process.on(signal, () => {
+		console.error(`\n${signal}: stopping`);
+		void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+	});
+}
+
+/** `count` moments of the run, as shares of it: evenly spaced, each jittered within its slot. */
+function moments(count: number): number[] {
+	return Array.from({ length: count }, (_, i) => (i + 0.1 + 0.8 * random()) / (count + 0.5));
+}
+
+async function main(): Promise<void> {
+	const what = opts.targetIds
+		? `${opts.targetIds.toLocaleString("en-US")} IDs (within ${opts.durationS} s)`
+		: `${opts.durationS} s`;
+	console.log(
+		`lease chaos: ${what}, ${opts.holders} holders (${opts.python} Python) over ${opts.workerIds} worker IDs, spans of ${opts.spanMs} ms (grace ${opts.graceMs}); ${opts.kills} kills, ${opts.pauses} pauses, ${opts.clockSteps} clock steps, ${opts.serverKills} server kills, ${opts.dropRate * 100} % answers dropped, ${opts.lateRate * 100} % late; seed ${opts.seed}`,
+	);
+	const startMs = await dev.start();
+	up = true;
+	console.log(
+		`wrangler dev up on 127.0.0.1:${dev.port} in ${(startMs / 1000).toFixed(1)} s (persist ${dev.persistTo})`,
+	);
+	proxy = await startAnswerProxy({
+		target: () => (up ? dev.url : undefined),
+		dropRate: opts.dropRate,
+		lateRate: opts.lateRate,
+		lateMs: [opts.spanMs / 5, opts.spanMs],
+		random,
+	});
+	const allowedMs = (opts.durationS + (opts.serverKills + 1) * opts.startupTimeoutS + 60) * 1000;
+	const watchdog = setTimeout(() => {
+		console.error("watchdog: the run overran its time bound; stopping");
+		void cleanup().finally(() => process.exit(2));
+	}, allowedMs + 60_000);
+	watchdog.unref();
+	const holders = new HolderFleet(
+		ledger,
+		{
+			url: proxy.url,
+			token,
+			batch: opts.batch,
+			maxWaitMs: 2_000,
+			clockStepMs: opts.clockStepMs,
+			lifetimeMs: allowedMs,
+		},
+		random,
+	);
+	fleet = holders;
+	const started = performance.now();
+	holders.startAll(opts.holders, opts.python);
+
+	const progress = () => {
+		const byTime = (performance.now() - started) / (opts.durationS * 1000);
+		return opts.targetIds ? Math.max(byTime, ledger.report.ids / opts.targetIds) : byTime;
+	};
+	const serverKills = { done: 0, restartMs: [] as number[] };
+	let restarting: Promise<void> | undefined;
+	const chaos: { at: number[]; act: () => boolean }[] = [
+		{
+			at: moments(opts.kills),
+			act: () => {
+				const holder = holders.pick();
+				if (holder) void holders.kill(holder);
+				return holder !== undefined;
+			},
+		},
+		{
+			at: moments(opts.pauses),
+			act: () => {
+				const holder = holders.pick();
+				if (holder) void holders.pause(holder, (2 + 3 * random()) * opts.spanMs);
+				return holder !== undefined;
+			},
+		},
+		{
+			at: moments(opts.clockSteps),
+			act: () => {
+				const holder = holders.pick();
+				if (holder) holders.stepClock(holder);
+				return holder !== undefined;
+			},
+		},
+		{
+			at: moments(opts.serverKills),
+			act: () => {
+				if (restarting) return false;
+				restarting = (async () => {
+					up = false;
+					await dev.kill();
+					serverKills.done++;
+					serverKills.restartMs.push(await dev.restart());
+					up = true;
+				})().finally(() => {
+					restarting = undefined;
+				});
+				return true;
+			},
+		},
+	];
+	let maxRssMb = 0;
+	for (;;) {
+		const now = progress();
+		for (const kind of chaos) {
+			while (kind.at.length > 0 && (kind.at[0] as number) <= now && kind.act()) kind.at.shift();
+		}
+		maxRssMb = Math.max(maxRssMb, process.memoryUsage.rss() / 2 ** 20);
+		if (now >= 1 && chaos.every((kind) => kind.at.length === 0)) break;
+		if (performance.now() - started > allowedMs) break;
+		await sleep(100);
+	}
+	await restarting; // holders release their leases at the end: the service must be up
+	await holders.stopAll();
+	const runSeconds = (performance.now() - started) / 1000;
+	clearTimeout(watchdog);
+	await cleanup();
+
+	const holderStats: Record<string, number> = {};
+	for (const holder of holders.processes) {
+		for (const [key, value] of Object.entries(holder.summary() ?? {})) {
+			if (typeof value !== "number") continue;
+			const name = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+			holderStats[name] = (holderStats[name] ?? 0) + value;
+		}
+	}
+	const result: LeaseChaosResult = {
+		ledger: ledger.report,
+		fleet: holders.counts,
+		proxy: proxy.counts,
+		serverKills: serverKills.done,
+		restartMs: serverKills.restartMs,
+		holderStats,
+		runSeconds,
+		checkSeconds: ledger.report.checkMs / 1000,
+		maxRssMb,
+		unexpectedExits: holders.firstUnexpected,
+	};
+	process.exitCode = printLeaseChaosReport(result, opts) ? 0 : 1;
+}
+
+main().catch(async (error) => {
+	console.error(`lease chaos could not run: ${(error as Error).message}`);
+	await cleanup();
+	process.exit(2);
+});

@@ -1,0 +1,129 @@
+/** The lease chaos run's command line: flags, defaults, bounds and `--help`. */
+import { parseArgs } from "node:util";
+import { intOption, UsageError } from "./options";
+
+export const HELP = `usage: npm run test:leases -- [options]
+  --duration S         seconds of chaos (default 75; with --ids, the time allowed: default 3600)
+  --ids N              run until N IDs are checked instead (chaos spread over them); at most 10^13
+  --min-ids N          fail below N IDs checked (default: 5,000,000, or --ids)
+  --holders N          holder processes running at once (default 16, at least 2)
+  --python N           of which run the Python holder (default: half)
+  --worker-ids N       worker IDs lent (LEASE_WORKER_IDS, from 900; default: holders - 4, so some wait)
+  --span-ms MS         LEASE_SPAN_MS (default 2500: pauses outlive spans and grace)
+  --grace-ms MS        LEASE_GRACE_MS (default 500)
+  --kills K            SIGKILLs of holders, each restarted in its slot (default 12)
+  --pauses P           SIGSTOPs of holders for 2-5 spans each (default 8)
+  --clock-steps C      holders' wall clocks stepped back (SIGUSR2; default 12)
+  --clock-step-ms MS   how far a step goes back (default 1800000: half an hour)
+  --server-kills S     SIGKILLs of wrangler dev, restarted on the same state (default 1)
+  --drop-rate R        share of the service's answers dropped after it acted (default 0.05)
+  --late-rate R        share held back 0.2-1 span, so they come late and out of order (default 0.02)
+  --batch N            IDs per holder call (default 4096)
+  --seed N             seed of the chaos (default: random, printed)
+  --startup-timeout S  seconds to wait for wrangler dev's /health after each start (default 90)
+  --wrangler-config P  run the service from this wrangler config instead of the repository's
+  --json               also print the summary as one JSON line
+  --keep               keep the persist directory
+  --verbose            stream wrangler's output`;
+
+export interface LeaseChaosOptions {
+	durationS: number;
+	targetIds?: number | undefined;
+	minIds: number;
+	holders: number;
+	python: number;
+	workerIds: number;
+	spanMs: number;
+	graceMs: number;
+	kills: number;
+	pauses: number;
+	clockSteps: number;
+	clockStepMs: number;
+	serverKills: number;
+	dropRate: number;
+	lateRate: number;
+	batch: number;
+	seed: number;
+	startupTimeoutS: number;
+	wranglerConfig?: string | undefined;
+	json: boolean;
+	keep: boolean;
+	verbose: boolean;
+}
+
+function rateOption(name: string, raw: string): number {
+	const value = Number(raw);
+	if (!/^[0-9.]+$/.test(raw) || !(value >= 0 && value <= 0.5)) {
+		throw new UsageError(`--${name} must be a share in [0, 0.5], got ${raw}`);
+	}
+	return value;
+}
+
+/** The options, or `"help"` when `--help` was asked for. Throws `UsageError` on bad flags. */
+export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "help" {
+	const { values } = parseArgs({
+		args,
+		options: {
+			duration: { type: "string" },
+			ids: { type: "string" },
+			"min-ids": { type: "string" },
+			holders: { type: "string", default: "16" },
+			python: { type: "string" },
+			"worker-ids": { type: "string" },
+			"span-ms": { type: "string", default: "2500" },
+			"grace-ms": { type: "string", default: "500" },
+			kills: { type: "string", default: "12" },
+			pauses: { type: "string", default: "8" },
+			"clock-steps": { type: "string", default: "12" },
+			"clock-step-ms": { type: "string", default: "1800000" },
+			"server-kills": { type: "string", default: "1" },
+			"drop-rate": { type: "string", default: "0.05" },
+			"late-rate": { type: "string", default: "0.02" },
+			batch: { type: "string", default: "4096" },
+			seed: { type: "string" },
+			"startup-timeout": { type: "string", default: "90" },
+			"wrangler-config": { type: "string" },
+			json: { type: "boolean", default: false },
+			keep: { type: "boolean", default: false },
+			verbose: { type: "boolean", default: false },
+			help: { type: "boolean", default: false },
+		},
+		strict: true,
+	});
+	if (values.help) return "help";
+	const targetIds = values.ids === undefined ? undefined : intOption("ids", values.ids, 1, 1e13);
+	const holders = intOption("holders", values.holders, 2, 64);
+	const spanMs = intOption("span-ms", values["span-ms"], 1_000, 60_000);
+	return {
+		durationS: intOption("duration", values.duration ?? (targetIds ? "3600" : "75"), 10, 24 * 3600),
+		targetIds,
+		minIds: intOption("min-ids", values["min-ids"] ?? String(targetIds ?? 5_000_000), 0, 1e13),
+		holders,
+		python: intOption("python", values.python ?? String(Math.floor(holders / 2)), 0, holders),
+		workerIds: intOption(
+			"worker-ids",
+			values["worker-ids"] ?? String(Math.max(1, holders - 4)),
+			1,
+			124,
+		),
+		spanMs,
+		graceMs: intOption("grace-ms", values["grace-ms"], 0, 60_000),
+		kills: intOption("kills", values.kills, 0, 10_000),
+		pauses: intOption("pauses", values.pauses, 0, 10_000),
+		clockSteps: intOption("clock-steps", values["clock-steps"], 0, 10_000),
+		clockStepMs: intOption("clock-step-ms", values["clock-step-ms"], 1, 24 * 3_600_000),
+		serverKills: intOption("server-kills", values["server-kills"], 0, 100),
+		dropRate: rateOption("drop-rate", values["drop-rate"]),
+		lateRate: rateOption("late-rate", values["late-rate"]),
+		batch: intOption("batch", values.batch, 1, 100_000),
+		seed:
+			values.seed === undefined
+				? Math.floor(Math.random() * 2 ** 31)
+				: intOption("seed", values.seed, 0, 2 ** 31),
+		startupTimeoutS: intOption("startup-timeout", values["startup-timeout"], 5, 600),
+		wranglerConfig: values["wrangler-config"],
+		json: values.json,
+		keep: values.keep,
+		verbose: values.verbose,
+	};
+}

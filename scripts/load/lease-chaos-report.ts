@@ -1,0 +1,111 @@
+/** The lease chaos run's summary: what was checked, what was injected, PASS or FAIL and why. */
+import type { AnswerProxyCounts } from "./answer-proxy";
+import type { HolderLedgerReport } from "./holder-ledger";
+import type { FleetCounts } from "./holder-processes";
+import type { LeaseChaosOptions } from "./lease-chaos-options";
+
+/** Refusals a holder may meet under this chaos; any other code fails the run. */
+const EXPECTED_REFUSALS = new Set([
+	"lease_expired", // no renewal came in time (the service down, answers lost)
+	"no_free_worker_id", // more holders than worker IDs
+	"overloaded", // a fresh span starting ahead (a released tail)
+	"unavailable", // the service down or restarting (the proxy's 502, the service's 503)
+	"network_error", // an answer dropped
+	"timeout",
+	"lease_lost", // lost again and again within one call
+]);
+
+export interface LeaseChaosResult {
+	ledger: HolderLedgerReport;
+	fleet: FleetCounts;
+	proxy: AnswerProxyCounts;
+	serverKills: number;
+	restartMs: number[];
+	/** Summed over the holders that ended by SIGTERM (a killed one prints none). */
+	holderStats: Record<string, number>;
+	runSeconds: number;
+	/** Time the ledger spent checking, and the orchestrator's largest RSS. */
+	checkSeconds: number;
+	maxRssMb: number;
+	unexpectedExits: string[];
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** Why the run failed (empty: it passed). */
+export function failures(result: LeaseChaosResult, opts: LeaseChaosOptions): string[] {
+	const { ledger, fleet, proxy } = result;
+	const why: string[] = [];
+	const violations =
+		ledger.repeats +
+		ledger.outsideSpans +
+		ledger.notIncreasing +
+		ledger.overlappingSpans +
+		ledger.malformed;
+	if (violations > 0) why.push(`${n(violations)} violations`);
+	if (ledger.ids < opts.minIds)
+		why.push(`${n(ledger.ids)} IDs checked, fewer than ${n(opts.minIds)}`);
+	if (ledger.reLeases === 0) why.push("no worker ID was re-leased");
+	if (fleet.kills < opts.kills) why.push(`${fleet.kills} of ${opts.kills} holder kills done`);
+	if (fleet.pauses < opts.pauses) why.push(`${fleet.pauses} of ${opts.pauses} pauses done`);
+	if (fleet.clockSteps < opts.clockSteps) {
+		why.push(`${fleet.clockSteps} of ${opts.clockSteps} clock steps done`);
+	}
+	if (opts.clockSteps > 0 && ledger.wallClockStepsBack === 0) {
+		why.push("no holder showed a wall clock stepped back");
+	}
+	if (result.serverKills < opts.serverKills) {
+		why.push(`${result.serverKills} of ${opts.serverKills} server kills done`);
+	}
+	if (opts.dropRate > 0 && proxy.dropped === 0) why.push("no answer was dropped");
+	if (fleet.unexpectedExits > 0) why.push(`${fleet.unexpectedExits} holders exited by themselves`);
+	if (fleet.stuckAtEnd > 0) why.push(`${fleet.stuckAtEnd} holders did not stop on SIGTERM`);
+	const unexpected = Object.keys(ledger.refused).filter((code) => !EXPECTED_REFUSALS.has(code));
+	if (unexpected.length > 0) why.push(`refusals no chaos explains: ${unexpected.join(", ")}`);
+	return why;
+}
+
+/** Prints the summary (and the JSON line with --json); returns whether the run passed. */
+export function printLeaseChaosReport(result: LeaseChaosResult, opts: LeaseChaosOptions): boolean {
+	const { ledger, fleet, proxy, holderStats } = result;
+	const refused = Object.entries(ledger.refused)
+		.sort(([, a], [, b]) => b - a)
+		.map(([code, count]) => `${code} ${n(count)}`);
+	const statuses = Object.entries(proxy.statuses).map(
+		([status, count]) => `${status}: ${n(count)}`,
+	);
+	const stat = (name: string) => n(holderStats[name] ?? 0);
+	const why = failures(result, opts);
+	const lines = [
+		"",
+		"summary",
+		`  IDs checked              ${n(ledger.ids)} (${n(Math.round(ledger.ids / result.runSeconds))}/s over ${result.runSeconds.toFixed(1)} s), by ${n(ledger.processes)} holder processes`,
+		`  repeats                  ${n(ledger.repeats)}`,
+		`  outside a granted span   ${n(ledger.outsideSpans)}`,
+		`  out of order in a holder ${n(ledger.notIncreasing)}`,
+		`  overlapping spans        ${n(ledger.overlappingSpans)} (of ${n(ledger.leases)} leases of ${n(ledger.workerIds)} worker IDs)`,
+		`  malformed lines          ${n(ledger.malformed)} (plus ${n(ledger.torn)} cut short by a SIGKILL)`,
+		`  re-leases                ${n(ledger.reLeases)} (a worker ID leased again, to this or another holder)`,
+		`  holders killed           ${n(fleet.kills)} (SIGKILL, restarted; ${n(fleet.started)} processes in all, ${opts.python} of ${opts.holders} slots Python)`,
+		`  holders paused           ${n(fleet.pauses)} (SIGSTOP for 2-5 spans of ${opts.spanMs} ms; ${n(fleet.pausesTakenOver)} woke with their worker ID leased to another holder)`,
+		`  wall clocks              ${n(ledger.wallClockMinMs)} to ${n(ledger.wallClockMaxMs)} ms from the service's; ${n(fleet.clockSteps)} steps back of ${n(opts.clockStepMs)} ms sent, ${n(ledger.wallClockStepsBack)} seen at a grant`,
+		`  server killed            ${result.serverKills} (SIGKILL of wrangler dev; restarts ${result.restartMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ") || "-"})`,
+		`  answers dropped          ${n(proxy.dropped)} of ${n(proxy.forwarded)} (after the service acted; ${n(proxy.late)} held back, ${n(proxy.unavailable)} 502 while down; statuses ${statuses.join(", ")})`,
+		`  holder refusals          ${refused.join(", ") || "none"}`,
+		`  holders ended by SIGTERM acquires ${stat("acquires")}, renewals ${stat("renewals")}, leases lost ${stat("leasesLost")}, releases ${stat("releases")}`,
+		`  ledger                   ${n(ledger.intervals)} intervals; ${result.checkSeconds.toFixed(1)} s checking (${((100 * result.checkSeconds) / result.runSeconds).toFixed(1)} % of the run); ${result.maxRssMb.toFixed(0)} MB RSS at most`,
+		`  seed                     ${opts.seed}`,
+		"",
+		why.length === 0
+			? "PASS: no repeats, every ID in a span its holder was granted, every holder in order"
+			: `FAIL: ${why.join("; ")}`,
+	];
+	for (const detail of [...ledger.firstViolations, ...result.unexpectedExits]) {
+		lines.push(`  ${detail}`);
+	}
+	console.log(lines.join("\n"));
+	if (opts.json) {
+		console.log(JSON.stringify({ ...result, options: opts, passed: why.length === 0 }));
+	}
+	return why.length === 0;
+}

@@ -1,0 +1,73 @@
+/**
+ * The HTTP client's worker-ID lease calls (`/leases`), the same as the IdService
+ * RPC methods of `LeaseRpc`. `createLeasedGenerator` (leased-generator.ts) drives
+ * them; a holder in another language calls the same routes (docs/LEASES.md).
+ *
+ * Retries: all four are retried like every call of the client (429, 502-504,
+ * network failures), and each is safe to repeat. A retried acquire whose first
+ * attempt reached the service leases a worker ID to nobody: it is wasted until its
+ * span and grace pass, and no ID is ever issued twice. A retried renewal extends
+ * again; a retried release answers 204 again.
+ */
+import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
+import { IdsError } from "./errors";
+import type { CallOptions, Query } from "./index";
+import { workerSegment } from "./path-segments";
+
+/** The client's one way to call the service (index.ts). */
+type Request = <T>(
+	method: "GET" | "POST" | "DELETE",
+	path: string,
+	query: Query,
+	body: object | undefined,
+	call?: CallOptions,
+) => Promise<T>;
+
+/** The lease methods of `idsClient`, over its `request`. */
+export function leaseCalls(request: Request) {
+	return {
+		/**
+		 * A span of a worker ID of LEASE_WORKER_IDS (`POST /leases`): the one named, or
+		 * a free one the service picks. Refused with `leases_disabled`,
+		 * `no_free_worker_id` (with `retryAfter`) or `invalid_worker_id`.
+		 */
+		async acquireLease({ holder, workerId }: AcquireLeaseOptions = {}, call?: CallOptions) {
+			const body = {
+				...(holder === undefined ? {} : { holder }),
+				...(workerId === undefined ? {} : { workerId }),
+			};
+			return request<LeaseGrant>("POST", "/leases", {}, body, call);
+		},
+		/** The lease's span moved on (`POST /leases/:workerId/:leaseId/renew`); `lease_lost` once released or replaced. */
+		async renewLease(lease: LeaseRef, call?: CallOptions) {
+			return request<LeaseGrant>("POST", `${leasePath(lease)}/renew`, {}, undefined, call);
+		},
+		/** Frees the worker ID at once (`DELETE /leases/:workerId/:leaseId`); the span's tail is never reissued. */
+		async releaseLease(lease: LeaseRef, call?: CallOptions): Promise<void> {
+			await request<undefined>("DELETE", leasePath(lease), {}, undefined, call);
+		},
+		/** The worker ID's lease state (`GET /leases/:workerId`): held, grace or free; never the leaseId. */
+		async leaseStatus(workerId: number, call?: CallOptions) {
+			return request<LeaseState>("GET", `/leases/${workerSegment(workerId)}`, {}, undefined, call);
+		},
+	};
+}
+
+/**
+ * `/leases/:workerId/:leaseId`, once both are segments: an empty, "." or ".."
+ * leaseId would reach another route. It is refused as the service refuses any
+ * leaseId that is not of the form acquireLease answers (`400 invalid_lease_id`);
+ * other malformed ones are sent, percent-encoded, for the service to refuse.
+ */
+function leasePath(lease: LeaseRef): string {
+	const { leaseId } = lease ?? {};
+	if (typeof leaseId !== "string" || leaseId === "" || /^(\.|%2e){1,2}$/i.test(leaseId)) {
+		throw new IdsError(
+			"invalid_lease_id",
+			`leaseId must be the 32 characters (A-Z a-z 0-9 _ -) that acquireLease answered; got ${typeof leaseId === "string" ? JSON.stringify(leaseId) : String(leaseId)}`,
+			400,
+			undefined,
+		);
+	}
+	return `/leases/${workerSegment(lease.workerId)}/${encodeURIComponent(leaseId)}`;
+}

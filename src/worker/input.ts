@@ -4,7 +4,7 @@
  * from it (./openapi/input-schemas.ts turns each field into the zod schema the
  * document shows, outside the Worker). A few plain checks per field, no schema
  * library at request time: a new isolate's first request would otherwise build and
- * compile one before it could answer (docs/PERFORMANCE.md, "The first request").
+ * compile one before it could answer (docs/PERFORMANCE.md, "A new isolate's first request").
  *
  *   const count = field.digits().optional().describe("How many");
  *   export const countQuery = input.object({ count });

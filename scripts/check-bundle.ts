@@ -10,10 +10,12 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 /**
- * About 15 % above the measured size (114.1 KiB gzip): room for a feature, not for a
- * new dependency. Raise it on purpose, with the reason in the commit.
+ * About 8 % above the measured size (55.5 KiB gzip, minified, with the lease service):
+ * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
+ * out of the Worker since requests are read with plain checks, took 46 KiB).
+ * Raise it on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 132 * 1024;
+const BUDGET_GZIP_BYTES = 60 * 1024;
 
 const bundle = readFileSync(new URL("../dist/index.js", import.meta.url));
 const gzip = gzipSync(bundle, { level: 9 }).length;

@@ -4,9 +4,10 @@
  * around a lease, with every ID they issue checked.
  *
  *   npm run test:leases                               75 s, 16 holders over 12 worker IDs
- *   npm run test:leases -- --duration 60 --kills 6    the CI run (.ci/run)
- *   npm run test:leases -- --ids 1000000000 --duration 1800 --kills 60 --pauses 40 \
- *     --clock-steps 60 --server-kills 5               a billion IDs (docs/RELIABILITY.md)
+ *   npm run test:leases -- --duration 60 --kills 6 --pauses 6 --clock-steps 8
+ *                                                     the CI run (.ci/run), about 75 s
+ *   npm run test:leases -- --ids 1000000000 --duration 1800 --kills 40 --pauses 24 \
+ *     --clock-steps 40 --server-kills 3               a billion IDs (docs/RELIABILITY.md)
  *   npm run test:leases -- --help
  *
  * Holders (scripts/lease-holder.ts and examples/python-holder/holder.py, half

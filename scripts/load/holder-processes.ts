@@ -225,6 +225,7 @@ export class HolderFleet {
 				? spawn(
 						"python3",
 						[
+							"-B", // no __pycache__ written beside the example
 							join(REPO, "examples/python-holder/holder.py"),
 							...flags,
 							"--max-wait",

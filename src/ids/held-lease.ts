@@ -3,10 +3,26 @@
  * (`to` only ever grows: renewal answers may come late or out of order), the
  * generator that issues in it, and the count of that generator's calls still in
  * flight, so the holder can wait for them before it moves to another lease.
+ *
+ * The generator's mark is the span's last tick (`to - 1`): it issues nothing past
+ * it without asking `beyondSpan`, which waits for a renewal that covers the tick.
  */
 import type { SnowflakeLayout } from "./layout";
 import type { LeaseGrantFields } from "./lease-source";
-import type { SnowflakeGenerator } from "./snowflake";
+import type { ServerClock } from "./server-clock";
+import { SnowflakeGenerator } from "./snowflake";
+
+/** How a lease's generator runs, the same for every lease of one holder. */
+export interface SpanGeneratorSettings {
+	clock: ServerClock;
+	/** A call's wait for a span to start (its floor ahead of the clock). */
+	maxWaitMs: number;
+	/** How far a tick may lead the service's clock. */
+	maxBorrowMs: number;
+	random: (() => number) | undefined;
+	/** The generator needs tick `needed` (≥ `to`): resolves to a mark ≥ it, or rejects. */
+	beyondSpan: (lease: HeldLease, needed: number) => Promise<number>;
+}
 
 export class HeldLease {
 	readonly workerId: number;
@@ -23,8 +39,8 @@ export class HeldLease {
 	copied = false;
 	/** Generator calls in flight. */
 	calls = 0;
-	/** Set once, right after construction. */
-	generator!: SnowflakeGenerator;
+	/** Issues in the span, from the floor up. */
+	readonly generator: SnowflakeGenerator;
 	private whenDrained: (() => void) | undefined;
 
 	constructor(
@@ -33,12 +49,30 @@ export class HeldLease {
 		floor: number,
 		/** The process that acquired it (`undefined` where there is no process ID). */
 		readonly processId: unknown,
+		settings: SpanGeneratorSettings,
 	) {
 		this.workerId = grant.workerId;
 		this.leaseId = grant.leaseId;
 		this.floor = floor;
 		this.to = grant.to;
 		this.spanMs = layout.msOf(grant.to) - grant.serverNowMs;
+		this.generator = new SnowflakeGenerator({
+			layout,
+			workerId: grant.workerId,
+			clock: settings.clock,
+			// Nothing below the floor's tick before: it issues from the floor up (tick 0: no mark).
+			restoredMark: floor > 0 ? floor - 1 : undefined,
+			restoredLeaseMs: 0,
+			// The holder's clock never steps back: the only wait it sees is for the floor.
+			maxBackwardMs: settings.maxWaitMs,
+			maxWaitMs: settings.maxWaitMs,
+			maxBorrowMs: settings.maxBorrowMs,
+			leaseMs: layout.timeUnitMs,
+			// The span's last tick is the generator's mark; past it, a renewal must come.
+			persistMark: (_tick, _leaseMs, needed) =>
+				needed < this.to ? this.to - 1 : settings.beyondSpan(this, needed),
+			random: settings.random,
+		});
 	}
 
 	/** What renew and release name. */

@@ -28,6 +28,7 @@
 import { IdError } from "./errors";
 import { HeldLease } from "./held-lease";
 import type { SnowflakeLayout } from "./layout";
+import { LeaseChanges } from "./lease-changes";
 import { LeaseRenewals } from "./lease-renewals";
 import {
 	checkedGrant,
@@ -40,7 +41,6 @@ import {
 	spanAhead,
 } from "./lease-source";
 import { ServerClock } from "./server-clock";
-import { SnowflakeGenerator } from "./snowflake";
 
 /** How long a call waits at the end of a span for a renewal, by default (the service's grace). */
 export const DEFAULT_LEASE_WAIT_MS = 2_000;
@@ -110,8 +110,7 @@ export class LeaseHolder {
 	private closing: Promise<void> | undefined;
 	private aborted = false;
 	private readonly renewals: LeaseRenewals;
-	private wake: (() => void) | undefined;
-	private changed: Promise<void> | undefined;
+	private readonly changes: LeaseChanges;
 	private readonly counts = { acquires: 0, leasesLost: 0, releases: 0 };
 
 	constructor(options: LeaseHolderOptions) {
@@ -121,12 +120,13 @@ export class LeaseHolder {
 		this.maxBorrowMs = checkMs("maxBorrowMs", options.maxBorrowMs ?? DEFAULT_LEASE_BORROW_MS);
 		this.clock = new ServerClock(options.monotonic, (ms) => options.sleep(ms));
 		this.processId = options.processId;
+		this.changes = new LeaseChanges(options.sleep);
 		this.renewals = new LeaseRenewals({
 			source: this.source,
 			clock: this.clock,
 			monotonic: options.monotonic,
 			background: options.background,
-			extended: () => this.notify(),
+			extended: () => this.changes.changed(),
 			ended: (lease) => this.lose(lease),
 		});
 	}
@@ -305,23 +305,12 @@ export class LeaseHolder {
 		const previous = this.lease;
 		if (previous !== undefined) this.lastTick = Math.max(this.lastTick, previous.lastTick());
 		const floor = Math.max(grant.from, this.lastTick + 1);
-		const lease = new HeldLease(grant, layout, floor, this.processId?.());
-		lease.generator = new SnowflakeGenerator({
-			layout,
-			workerId: lease.workerId,
+		const lease = new HeldLease(grant, layout, floor, this.processId?.(), {
 			clock: this.clock,
-			// Nothing below the floor's tick before: it issues from the floor up (tick 0: no mark).
-			restoredMark: floor > 0 ? floor - 1 : undefined,
-			restoredLeaseMs: 0,
-			// The holder's clock never steps back: the only wait it sees is for the floor.
-			maxBackwardMs: this.maxWaitMs,
 			maxWaitMs: this.maxWaitMs,
 			maxBorrowMs: this.maxBorrowMs,
-			leaseMs: layout.timeUnitMs,
-			// The span's last tick is the generator's mark; past it, a renewal must come.
-			persistMark: (_tick, _leaseMs, needed) =>
-				needed < lease.to ? lease.to - 1 : this.cover(lease, needed),
 			random: this.options.random,
+			beyondSpan: (held, needed) => this.cover(held, needed),
 		});
 		this.lease = lease;
 		if (this.closing === undefined) this.renewals.follow(lease);
@@ -340,28 +329,8 @@ export class LeaseHolder {
 				throw leaseExpired(lease.workerId, lease.endMs(), this.maxWaitMs);
 			}
 			this.renewals.soon(lease);
-			await this.changeOrTimeout(this.maxWaitMs - waitedMs);
+			await this.changes.wait(this.maxWaitMs - waitedMs);
 		}
-	}
-
-	/** Resolves at the next grant, loss or close, or after `ms`. */
-	private async changeOrTimeout(ms: number): Promise<void> {
-		this.changed ??= new Promise<void>((resolve) => {
-			this.wake = resolve;
-		});
-		const timer = new AbortController();
-		try {
-			await Promise.race([this.changed, this.options.sleep(ms, timer.signal)]);
-		} finally {
-			timer.abort();
-		}
-	}
-
-	private notify(): void {
-		const wake = this.wake;
-		this.changed = undefined;
-		this.wake = undefined;
-		wake?.();
 	}
 
 	/** The service will not renew it: calls move to a new lease once they need one. */
@@ -371,14 +340,14 @@ export class LeaseHolder {
 		this.counts.leasesLost++;
 		if (this.usable === lease) this.usable = undefined;
 		if (lease === this.lease) this.renewals.stop();
-		this.notify();
+		this.changes.changed();
 	}
 
 	private async shutDown(): Promise<void> {
 		this.usable = undefined;
 		this.renewals.stop();
 		this.rejectWaiting(holderClosed(this.aborted));
-		this.notify();
+		this.changes.changed();
 		await this.acquiring?.catch(() => undefined);
 		const lease = this.lease;
 		if (lease === undefined || lease.copied) return;

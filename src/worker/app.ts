@@ -6,7 +6,7 @@
  * or from layers below it; never upward, never across transports):
  *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
  *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
- *                     json-body.ts, respond.ts, served-methods.ts, app-env.ts;
+ *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts;
  *                     RPC: rpc-call.ts (one call, its log line)
  *   3. operations     operations.ts, forms.ts, lease-operations.ts (one implementation
  *                     for both transports)
@@ -20,6 +20,7 @@
  */
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
+import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
 import { redactedPath } from "./lease-input";
@@ -51,7 +52,14 @@ const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
 /** Pages a browser navigates to: their query string is a link's, not parameters. */
 const PAGES = new Set(["/", "/docs"]);
 
-const base = new Hono<AppEnv>()
+/**
+ * The router: a trie, built as routes register. Hono's default tries a RegExpRouter on
+ * the first request, which cannot take these routes and falls back to this same trie:
+ * every new isolate's first request paid for both (docs/PERFORMANCE.md, "The first
+ * request"). Matching is the trie's either way; Linear and Pattern routers would also
+ * match `/health/` for `/health`.
+ */
+const base = new Hono<AppEnv>({ router: new TrieRouter() })
 	.use(staticFiles())
 	.use(requestId())
 	.use(requestLog())

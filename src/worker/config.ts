@@ -324,6 +324,42 @@ function poolMaxAgeVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): n
 	return maxAgeMs;
 }
 
+/** Reads an integer var, noting a problem and answering the fallback if it is bad. */
+function integerReader(vars: ConfigVars, problems: ConfigProblems) {
+	return (name: VarName, fallback: number, min: number, max: number) =>
+		problems.read(() => integerVar(name, vars[name], fallback, min, max), fallback);
+}
+
+/** The Snowflake generator's settings: with the layout, all a Snowflake object reads. */
+function generatorVars(vars: ConfigVars, problems: ConfigProblems) {
+	const integer = integerReader(vars, problems);
+	return {
+		maxClockBackwardMs: integer("MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
+		maxBorrowMs: integer("MAX_BORROW_MS", DEFAULT_MAX_BORROW_MS, 0, 1_000),
+		maxWaitMs: integer("MAX_WAIT_MS", DEFAULT_MAX_WAIT_MS, 1, 60_000),
+		// After a restart, IDs may lead the clock by up to the lease (borrowed time), and a
+		// lease of 1 s already means at most one storage write per second: a few seconds at most.
+		leaseMs: integer("LEASE_MS", 1_000, 1, MAX_LEASE_MS),
+	};
+}
+
+/** The lease keeper's settings: its spans and their grace. */
+function leaseKeeperVars(
+	vars: ConfigVars,
+	layout: SnowflakeLayout | undefined,
+	problems: ConfigProblems,
+) {
+	return {
+		leaseSpanMs: problems.read(() => leaseSpanVar(vars, layout), DEFAULT_LEASE_SPAN_MS),
+		leaseGraceMs: integerReader(vars, problems)("LEASE_GRACE_MS", 2_000, 0, 60_000),
+	};
+}
+
+/** What a Snowflake object reads of the config. */
+export type ObjectConfig = Pick<Config, "layout"> &
+	ReturnType<typeof generatorVars> &
+	ReturnType<typeof leaseKeeperVars>;
+
 /**
  * The config, or one `invalid_config` that names every bad variable with what it
  * allows (a bad layout does not hide a bad MAX_BATCH).
@@ -331,20 +367,13 @@ function poolMaxAgeVar(vars: ConfigVars, layout: SnowflakeLayout | undefined): n
 export function parseConfig(vars: ConfigVars): Config {
 	const problems = new ConfigProblems();
 	const layout = layoutVars(vars, problems);
-	const integer = (name: VarName, fallback: number, min: number, max: number) =>
-		problems.read(() => integerVar(name, vars[name], fallback, min, max), fallback);
+	const integer = integerReader(vars, problems);
 	const maxWorkerId = layout?.maxWorkerId ?? maxWorkerIdWithoutLayout(vars);
 	const config: Omit<Config, "layout"> = {
 		maxBatch: integer("MAX_BATCH", 10_000, 1, 100_000),
-		maxClockBackwardMs: integer("MAX_CLOCK_BACKWARD_MS", 1_000, 0, 60_000),
-		maxBorrowMs: integer("MAX_BORROW_MS", DEFAULT_MAX_BORROW_MS, 0, 1_000),
-		maxWaitMs: integer("MAX_WAIT_MS", DEFAULT_MAX_WAIT_MS, 1, 60_000),
-		// After a restart, IDs may lead the clock by up to the lease (borrowed time), and a
-		// lease of 1 s already means at most one storage write per second: a few seconds at most.
-		leaseMs: integer("LEASE_MS", 1_000, 1, MAX_LEASE_MS),
+		...generatorVars(vars, problems),
 		...workerIdVars(vars, maxWorkerId, problems),
-		leaseSpanMs: problems.read(() => leaseSpanVar(vars, layout), DEFAULT_LEASE_SPAN_MS),
-		leaseGraceMs: integer("LEASE_GRACE_MS", 2_000, 0, 60_000),
+		...leaseKeeperVars(vars, layout, problems),
 		poolMaxAgeMs: problems.read(() => poolMaxAgeVar(vars, layout), 0),
 		// Measured (npm run bench:pools, docs/PERFORMANCE.md): 4,096 serves ~100 auto
 		// requests per object call with ~1% of IDs unused; 16,384 makes 4× fewer calls, but
@@ -361,7 +390,29 @@ export function parseConfig(vars: ConfigVars): Config {
 	return { layout, ...config };
 }
 
-const parsed = new WeakMap<object, Config | IdError>();
+/** An env's parse, or its failure, kept as long as the env (the isolate) lives. */
+function parsedOnce<T>(
+	cache: WeakMap<object, T | IdError>,
+	env: ConfigVars,
+	parse: (env: ConfigVars) => T,
+): T {
+	let parsed = cache.get(env);
+	if (parsed === undefined) {
+		try {
+			parsed = parse(env);
+		} catch (error) {
+			parsed =
+				error instanceof IdError
+					? error
+					: new IdError("invalid_config", "the configuration could not be read");
+		}
+		cache.set(env, parsed);
+	}
+	if (parsed instanceof IdError) throw parsed;
+	return parsed;
+}
+
+const configs = new WeakMap<object, Config | IdError>();
 
 /**
  * The config for this env, parsed once per isolate (the env object lives as long
@@ -370,18 +421,32 @@ const parsed = new WeakMap<object, Config | IdError>();
  * until it is fixed (a deploy makes a new env).
  */
 export function configFrom(env: ConfigVars): Config {
-	let config = parsed.get(env);
-	if (!config) {
-		try {
-			config = parseConfig(env);
-		} catch (error) {
-			config =
-				error instanceof IdError
-					? error
-					: new IdError("invalid_config", "the configuration could not be read");
-		}
-		parsed.set(env, config);
-	}
-	if (config instanceof IdError) throw config;
-	return config;
+	return parsedOnce(configs, env, parseConfig);
+}
+
+const objectConfigs = new WeakMap<object, ObjectConfig | IdError>();
+
+/**
+ * What a Snowflake object reads of the config (the layout, the generator's and the
+ * lease keeper's settings), parsed once per isolate like `configFrom`, and nothing more: an
+ * object's first start does not parse worker-ID sets, regions, origins or tokens.
+ * Every caller of an object has parsed the whole config first and refuses a bad one
+ * (the middleware, an RPC call), so an object only ever runs under a valid config.
+ * An object in an isolate that has parsed the whole config already (its callers'
+ * isolate) reads it from there.
+ */
+export function objectConfigFrom(env: ConfigVars): ObjectConfig {
+	const whole = configs.get(env);
+	if (whole !== undefined && !(whole instanceof IdError)) return whole;
+	return parsedOnce(objectConfigs, env, (vars) => {
+		const problems = new ConfigProblems();
+		const layout = layoutVars(vars, problems);
+		const settings = {
+			...generatorVars(vars, problems),
+			...leaseKeeperVars(vars, layout, problems),
+		};
+		const error = problems.error();
+		if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");
+		return { layout, ...settings };
+	});
 }

@@ -13,58 +13,46 @@
  *   .post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
  *     idsResponse(c, ulidIds(c.env, queryAndBody(c.req.valid("query"), c.req.valid("json")))))
  */
-import { zValidator } from "@hono/zod-validator";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import * as z from "zod";
+import { validator } from "hono/validator";
 import { describeValue } from "../ids/errors";
 import { invalidSnowflakeFormat } from "../ids/snowflake-base32";
 import { invalidPrefix } from "../ids/typeid";
 import type { AppEnv } from "./app-env";
 import { type ServiceError, serviceError } from "./errors";
-import { lazySchema, once } from "./lazy-schema";
+import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
 import { invalidHolder, invalidLeaseWorkerId } from "./lease-input";
 import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
-/** The fields the body schemas share, built with the first of them (see lazySchema). */
-const fields = once(() => ({
-	count: z.number().int().optional().describe("How many (as in the query); default 1"),
-	prefix: z.string().optional().describe("A type prefix (as in the query)"),
-}));
-export const countBody = lazySchema(() => z.strictObject({ count: fields().count }));
-export const ulidBody = lazySchema(() =>
-	z.strictObject({
-		count: fields().count,
-		format: z.enum(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
-	}),
-);
-export const snowflakeBody = lazySchema(() =>
-	z.strictObject({
-		count: fields().count,
-		format: z.enum(["decimal", "base32"]).optional().describe("decimal (default) or base32"),
-		prefix: fields().prefix,
-	}),
-);
-export const acquireLeaseBody = lazySchema(() =>
-	z.strictObject({
-		holder: z
-			.string()
-			.optional()
-			.describe(
-				"A label shown by the lease's status, such as a pod name: 1-128 printable characters",
-			),
-		workerId: z
-			.number()
-			.optional()
-			.describe("A worker ID of LEASE_WORKER_IDS; default: the service picks a free one"),
-	}),
-);
-/** Renewing takes no fields: a body, if any, must be an empty JSON object. */
-export const noFieldsBody = lazySchema(() => z.strictObject({}));
-export const typeidBody = lazySchema(() => {
-	const { count, prefix } = fields();
-	return z.strictObject({ count, prefix });
+// The descriptions are the OpenAPI document's (./openapi/); they do not validate.
+const count = field.integer().optional().describe("How many (as in the query); default 1");
+const prefix = field.text().optional().describe("A type prefix (as in the query)");
+export const countBody = input.strictObject({ count });
+export const ulidBody = input.strictObject({
+	count,
+	format: field.oneOf(["ulid", "uuid"]).optional().describe("ulid (default) or uuid"),
 });
+export const snowflakeBody = input.strictObject({
+	count,
+	format: field.oneOf(["decimal", "base32"]).optional().describe("decimal (default) or base32"),
+	prefix,
+});
+export const typeidBody = input.strictObject({ count, prefix });
+export const acquireLeaseBody = input.strictObject({
+	holder: field
+		.text()
+		.optional()
+		.describe(
+			"A label shown by the lease's status, such as a pod name: 1-128 printable characters",
+		),
+	workerId: field
+		.number()
+		.optional()
+		.describe("A worker ID of LEASE_WORKER_IDS; default: the service picks a free one"),
+});
+/** Renewing takes no fields: a body, if any, must be an empty JSON object. */
+export const noFieldsBody = input.strictObject({});
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
@@ -84,8 +72,8 @@ const limitBody = bodyLimit({
 	},
 });
 
-function unknownFields(keys: readonly string[], schema: z.ZodObject): ServiceError {
-	const allowed = Object.keys(schema.shape).join(", ");
+function unknownFields(keys: readonly string[], body: Input): ServiceError {
+	const allowed = Object.keys(body.shape).join(", ");
 	return serviceError(
 		"invalid_body",
 		`unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")} in the JSON body; allowed: ${allowed}`,
@@ -150,20 +138,18 @@ function notJson(type: string | undefined): ServiceError {
  * The JSON body's fields (none unless the request declares JSON; an empty body is
  * no fields), refused with the service's errors.
  */
-export function validateBody<T extends z.ZodObject>(schema: T) {
-	const validated = zValidator("json", schema, async (result, c) => {
-		if (result.success) return;
-		const issue = result.error.issues[0];
-		if (issue?.code === "unrecognized_keys") throw unknownFields(issue.keys, schema);
-		const path = issue?.path ?? [];
-		const field = path.length > 0 ? String(path[0]) : undefined;
-		const body: unknown = await c.req.json().catch(() => undefined);
+export function validateBody<S extends Shape>(body: Input<S>) {
+	const validated = validator("json", async (value, c: Context<AppEnv>) => {
+		const result = body.read(value);
+		if (result.ok) return result.value;
+		if (result.unknown) throw unknownFields(result.unknown, body);
+		const { field } = result;
 		const got =
-			field !== undefined && body && typeof body === "object"
-				? (body as Record<string, unknown>)[field]
-				: body;
-		throw bodyError(c as Context<AppEnv>, field, got);
-	});
+			field !== undefined && value && typeof value === "object"
+				? (value as Record<string, unknown>)[field]
+				: value;
+		throw bodyError(c, field, got);
+	}) as MiddlewareHandler<AppEnv, string, { in: { json: InputOf<S> }; out: { json: OutputOf<S> } }>;
 	// `curl -X POST -H 'Content-Type: application/json'` with no data asks for the defaults.
 	return (async (c, next) => {
 		const type = c.req.header("Content-Type");
@@ -177,7 +163,7 @@ export function validateBody<T extends z.ZodObject>(schema: T) {
 				c.req.addValidatedData("json", {});
 				return next();
 			}
-			return validated(c, next);
+			await validated(c, next);
 		});
 	}) as typeof validated;
 }

@@ -26,7 +26,6 @@ import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { serviceError } from "./errors";
 import { idRange, type RangeInput, typeidIds } from "./forms";
-import { once } from "./lazy-schema";
 import { acquireLease, leaseStatus, releaseLease, renewLease } from "./lease-operations";
 import {
 	decode,
@@ -204,14 +203,15 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 }
 
 /** The methods `settle` may call: this entrypoint's own, but itself, `fetch` and the constructor. */
-const settledMethods = once(
-	() =>
-		new Set(
-			Object.getOwnPropertyNames(IdService.prototype).filter(
-				(name) => !["constructor", "fetch", "settle"].includes(name),
-			),
+let settled: ReadonlySet<string> | undefined;
+function settledMethods(): ReadonlySet<string> {
+	settled ??= new Set(
+		Object.getOwnPropertyNames(IdService.prototype).filter(
+			(name) => !["constructor", "fetch", "settle"].includes(name),
 		),
-);
+	);
+	return settled;
+}
 
 const trusted = new WeakMap<Env, Env>();
 

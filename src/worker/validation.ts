@@ -1,6 +1,5 @@
-import { zValidator } from "@hono/zod-validator";
-import type { Context, ValidationTargets } from "hono";
-import * as z from "zod";
+import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
+import { validator } from "hono/validator";
 import { DECODE_FORMATS } from "../ids/decode";
 import { describeValue, IdError } from "../ids/errors";
 import { PRESET_NAMES } from "../ids/foreign-layouts";
@@ -10,7 +9,7 @@ import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid"
 import type { AppEnv } from "./app-env";
 import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
-import { lazySchema, once } from "./lazy-schema";
+import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
 import { invalidLeaseWorkerId } from "./lease-input";
 import { declareQuery } from "./middleware/known-query";
 import {
@@ -26,126 +25,98 @@ import {
  * allowed. A sign, fraction, exponent, space or empty value fails, and so does a
  * repeated parameter (Hono hands it over as an array). Ranges depend on the
  * config and are checked by the operations in ./operations, which RPC shares.
+ * The descriptions are the OpenAPI document's (./openapi/); they do not validate.
  */
-/** The fields the request schemas share, built with the first of them (see lazySchema). */
-const fields = once(() => {
-	const decimalInteger = z
-		.string()
-		.regex(/^[0-9]+$/)
-		.transform(Number);
+const decimalInteger = field.digits();
+const count = decimalInteger
+	.optional()
+	.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
+const format = field
+	.oneOf(["ulid", "uuid"])
+	.optional()
+	.describe("ulid (default), or the same 128 bits written as a UUID");
+const prefix = field
+	.text()
+	.max(MAX_PREFIX_LENGTH)
+	.regex(PREFIX_PATTERN)
+	.optional()
+	.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
+const snowflakeFormat = field
+	.oneOf(SNOWFLAKE_FORMATS as ["decimal", "base32"])
+	.optional()
+	.describe(
+		"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
+	);
+const snowflakePrefix = prefix.describe(
+	"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
+);
+const width = (what: string) => decimalInteger.optional().describe(what);
+const time = (what: string) => field.text().describe(`${what}: ${TIME_RULE}`);
 
-	// The descriptions are the OpenAPI document's (src/worker/routes/docs.ts); they do not validate.
-	const count = decimalInteger
+export const countQuery = input.object({ count });
+export const ulidQuery = input.object({ count, format });
+export const snowflakeQuery = input.object({
+	count,
+	format: snowflakeFormat,
+	prefix: snowflakePrefix,
+});
+export const typeidQuery = input.object({
+	count,
+	prefix: prefix.describe(
+		"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
+	),
+});
+export const rangeQuery = input.object({
+	kind: field
+		.oneOf(BOUNDS_KINDS as ["snowflake", "ulid", "uuidv7", "typeid"])
+		.describe("The kind of ID"),
+	from: time("The window's start (included)"),
+	to: time("The window's end (excluded)"),
+	workerId: decimalInteger
 		.optional()
-		.describe("How many: an integer in [1, MAX_BATCH] (blocks: MAX_BLOCK_COUNT); default 1");
-	const format = z
-		.enum(["ulid", "uuid"])
-		.optional()
-		.describe("ulid (default), or the same 128 bits written as a UUID");
-
-	const prefix = z
-		.string()
-		.max(MAX_PREFIX_LENGTH)
-		.regex(PREFIX_PATTERN)
-		.optional()
-		.describe("A type prefix (TypeID's rule: at most 63 of a-z and _, a letter first and last)");
-	const snowflakeFormat = z
-		.enum(SNOWFLAKE_FORMATS as ["decimal", "base32"])
+		.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
+	format: snowflakeFormat,
+	prefix: prefix.describe("kind=typeid, or kind=snowflake (implies base32): the IDs' prefix"),
+});
+export const workerIdParam = input.object({
+	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
+});
+const leaseWorkerId = decimalInteger.describe("A worker ID of LEASE_WORKER_IDS");
+export const leaseWorkerIdParam = input.object({ workerId: leaseWorkerId });
+export const leaseParams = input.object({
+	workerId: leaseWorkerId,
+	leaseId: field
+		.text()
+		.describe(
+			"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
+		),
+});
+export const idParam = input.object({
+	id: field
+		.text()
+		.describe(
+			"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
+		),
+});
+export const decodeQuery = input.object({
+	format: field
+		.oneOf(DECODE_FORMATS as ["typeid", "base32"])
 		.optional()
 		.describe(
-			"decimal (default), or base32: 13 lowercase characters that sort as the number; a prefix implies base32",
-		);
-	const snowflakePrefix = prefix.describe(
-		"A type prefix written before base32 IDs (order → order_0g4b3…); implies base32",
-	);
-	return { decimalInteger, count, format, prefix, snowflakeFormat, snowflakePrefix };
-});
-const width = (what: string) => fields().decimalInteger.optional().describe(what);
-
-export const countQuery = lazySchema(() => z.object({ count: fields().count }));
-export const ulidQuery = lazySchema(() => {
-	const { count, format } = fields();
-	return z.object({ count, format });
-});
-export const snowflakeQuery = lazySchema(() => {
-	const { count, snowflakeFormat, snowflakePrefix } = fields();
-	return z.object({ count, format: snowflakeFormat, prefix: snowflakePrefix });
-});
-export const typeidQuery = lazySchema(() =>
-	z.object({
-		count: fields().count,
-		prefix: fields().prefix.describe(
-			"The TypeIDs' type prefix (TypeID's rule); absent or empty: bare TypeIDs",
+			"typeid reads a bare TypeID (a bare 26-character text is otherwise a ULID); base32 a bare 13-character Snowflake. Prefixed forms need neither",
 		),
-	}),
-);
-const time = (what: string) => z.string().describe(`${what}: ${TIME_RULE}`);
-export const rangeQuery = lazySchema(() =>
-	z.object({
-		kind: z
-			.enum(BOUNDS_KINDS as ["snowflake", "ulid", "uuidv7", "typeid"])
-			.describe("The kind of ID"),
-		from: time("The window's start (included)"),
-		to: time("The window's end (excluded)"),
-		workerId: fields()
-			.decimalInteger.optional()
-			.describe("kind=snowflake: bounds of this worker ID's IDs only (any in the layout's range)"),
-		format: fields().snowflakeFormat,
-		prefix: fields().prefix.describe(
-			"kind=typeid, or kind=snowflake (implies base32): the IDs' prefix",
-		),
-	}),
-);
-export const workerIdParam = lazySchema(() =>
-	z.object({
-		workerId: fields().decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
-	}),
-);
-export const leaseWorkerIdParam = lazySchema(() =>
-	z.object({
-		workerId: fields().decimalInteger.describe("A worker ID of LEASE_WORKER_IDS"),
-	}),
-);
-export const leaseParams = lazySchema(() =>
-	z.object({
-		workerId: fields().decimalInteger.describe("A worker ID of LEASE_WORKER_IDS"),
-		leaseId: z
-			.string()
-			.describe(
-				"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
-			),
-	}),
-);
-export const idParam = lazySchema(() =>
-	z.object({
-		id: z
-			.string()
-			.describe(
-				"A Snowflake (decimal, or base32 with a prefix), a ULID, a UUID (any common form) or a TypeID",
-			),
-	}),
-);
-export const decodeQuery = lazySchema(() =>
-	z.object({
-		format: z
-			.enum(DECODE_FORMATS as ["typeid", "base32"])
-			.optional()
-			.describe(
-				"typeid reads a bare TypeID (a bare 26-character text is otherwise a ULID); base32 a bare 13-character Snowflake. Prefixed forms need neither",
-			),
-		layout: z
-			.enum(PRESET_NAMES)
-			.optional()
-			.describe("Read a Snowflake-like ID under another system's layout"),
-		timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
-		workerBits: width("Explicit layout: bits of the worker ID"),
-		sequenceBits: width("Explicit layout: bits of the sequence"),
-		epoch: width(
-			"The epoch in Unix ms: of explicit widths (default: the service's), or a preset's own start time",
-		),
-		timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
-	}),
-);
+	layout: field
+		.oneOf(PRESET_NAMES)
+		.optional()
+		.describe("Read a Snowflake-like ID under another system's layout"),
+	timeBits: width("Explicit layout: bits of the timestamp (with workerBits and sequenceBits)"),
+	workerBits: width("Explicit layout: bits of the worker ID"),
+	sequenceBits: width("Explicit layout: bits of the sequence"),
+	epoch: width(
+		"The epoch in Unix ms: of explicit widths (default: the service's), or a preset's own start time",
+	),
+	timeUnitMs: width("Explicit layout: ms per tick (default: the service's)"),
+});
 
 /** The raw value the client sent, for the error message. */
 function sent(c: Context<AppEnv>, target: keyof ValidationTargets, field: string): unknown {
@@ -221,28 +192,28 @@ function invalidRangeField(field: string, got: unknown): IdError {
 }
 
 /**
- * zValidator answering failures with the service's own error codes and messages. A
- * query validator also tells ./middleware/known-query.ts which names its route takes.
+ * Reads the request's `target` (its query or path parameters) with `fields`,
+ * answering failures with the service's own error codes and messages. A query
+ * validator also tells ./middleware/known-query.ts which names its route takes.
  */
-export function validate<T extends z.ZodType, Target extends keyof ValidationTargets>(
+export function validate<S extends Shape, Target extends "query" | "param">(
 	target: Target,
-	schema: T,
+	fields: Input<S>,
 ) {
-	const validator = zValidator(target, schema, (result, hookContext) => {
-		// Validators run after the app's middleware: the context is the app's.
-		const c = hookContext as Context<AppEnv>;
-		if (!result.success) {
-			const field = String(result.error.issues[0]?.path[0] ?? "count");
-			throw errorFor(c, target, field);
-		}
-		const field = outOfRange(c, result.data as Record<string, unknown>);
+	const read = validator(target, (value, c: Context<AppEnv>) => {
+		const result = fields.read(value);
+		if (!result.ok) throw errorFor(c, target, result.field ?? "count");
+		const field = outOfRange(c, result.value);
 		if (field) throw errorFor(c, target, field);
-	});
+		return result.value;
+	}) as MiddlewareHandler<
+		AppEnv,
+		string,
+		{ in: { [K in Target]: InputOf<S> }; out: { [K in Target]: OutputOf<S> } }
+	>;
 	if (target === "query") {
-		declareQuery(
-			validator,
-			once(() => Object.keys((schema as unknown as z.ZodObject).shape)),
-		);
+		const names = Object.keys(fields.shape);
+		declareQuery(read, () => names);
 	}
-	return validator;
+	return read;
 }

@@ -4,16 +4,30 @@
  * the holder's wait for its calls in flight ends.
  */
 import { describe, expect, it } from "vitest";
-import { HeldLease } from "../../src/ids/held-lease";
+import { HeldLease, type SpanGeneratorSettings } from "../../src/ids/held-lease";
 import { SnowflakeLayout } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
+import { ServerClock } from "../../src/ids/server-clock";
 import { grant, leaseLayout } from "./lease-script";
 
 const layout = new SnowflakeLayout(leaseLayout);
 
+/** A generator's settings on a clock reading `time()` (the service's ms, anchored at 0). */
+function settings(time: () => number = () => 0): SpanGeneratorSettings {
+	const clock = new ServerClock(time, async () => {});
+	clock.anchor(time());
+	return {
+		clock,
+		maxWaitMs: 0,
+		maxBorrowMs: 0,
+		random: () => 0,
+		beyondSpan: () => Promise.reject(new Error("past the span")),
+	};
+}
+
 /** Worker 7's lease "L7" for ticks [1,000, 31,000), granted at 1,000. */
 function held(): HeldLease {
-	return new HeldLease(grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 }), layout, 1_000, 100);
+	const span = grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 });
+	return new HeldLease(span, layout, 1_000, 100, settings());
 }
 
 describe("HeldLease", () => {
@@ -46,16 +60,15 @@ describe("HeldLease", () => {
 
 	it("reports -1 as its last tick before its generator issued, then the tick of the last ID", async () => {
 		// A span at the epoch: tick 0 is a tick like any other, not "nothing issued".
-		const lease = new HeldLease(grant({ from: 0, to: 30_000, serverNowMs: 0 }), layout, 0, 100);
 		let now = 0;
-		lease.generator = new SnowflakeGenerator({
+		const span = grant({ from: 0, to: 30_000, serverNowMs: 0 });
+		const lease = new HeldLease(
+			span,
 			layout,
-			workerId: 7,
-			clock: { now: () => now, sleep: async () => {} },
-			maxBackwardMs: 0,
-			leaseMs: 1,
-			persistMark: () => 29_999,
-		});
+			0,
+			100,
+			settings(() => now),
+		);
 		expect(lease.lastTick()).toBe(-1);
 		await lease.generator.next();
 		expect(lease.lastTick()).toBe(0);

@@ -6,7 +6,7 @@
  * a copy of its lease, each with its wall clock an hour ahead or behind. Every ID
  * they issue is checked in one ledger (scripts/load/holder-ledger.ts).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -24,6 +24,14 @@ interface Holder {
 	summary(): Record<string, unknown>;
 }
 
+/** Fails with what to install, not a spawn error, where python3 is missing. */
+function requirePython(): void {
+	if (spawnSync("python3", ["--version"]).status === 0) return;
+	throw new Error(
+		"npm test runs the example Python lease holder: install Python 3.8 or later (python3 on PATH)",
+	);
+}
+
 /** Starts a holder command writing to `dir/<name>.txt`. */
 function startHolder(
 	dir: string,
@@ -33,11 +41,12 @@ function startHolder(
 	token: string,
 	extra: string[],
 ): Holder {
+	if (language === "python") requirePython();
 	const out = join(dir, `${name}.txt`);
 	const flags = ["--url", url, "--token", token, "--holder", name, "--out", out, ...extra];
 	const child =
 		language === "python"
-			? spawn("python3", [join(REPO, "examples/python-holder/holder.py"), ...flags])
+			? spawn("python3", ["-B", join(REPO, "examples/python-holder/holder.py"), ...flags])
 			: spawn(
 					process.execPath,
 					["--import", "tsx", join(REPO, "scripts/lease-holder.ts"), ...flags],

@@ -1,7 +1,7 @@
 /** Config: defaults that fit every valid layout, impossible widths explained, bounds, parsed once. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configFrom, MAX_LEASE_MS, parseConfig } from "../../src/worker/config";
+import { configFrom, MAX_LEASE_MS, objectConfigFrom, parseConfig } from "../../src/worker/config";
 import { appWith, layoutVars } from "./helpers";
 
 describe("config defaults", () => {
@@ -176,5 +176,64 @@ describe("vars that are not strings", () => {
 		// Values are never shown, a secret's least of all.
 		expect(message).not.toMatch(/12345|2\.5|size|\[1\]|example\.com"\]/);
 		expect(message).not.toContain("could not be read");
+	});
+});
+
+/** A Snowflake object reads its own settings only (its callers have parsed the whole config). */
+describe("objectConfigFrom", () => {
+	it("answers the layout, the generator's and the lease keeper's settings exactly as the whole config has them", () => {
+		for (const vars of [
+			{},
+			{ SNOWFLAKE_WORKER_BITS: "8", SNOWFLAKE_SEQUENCE_BITS: "14", MAX_WAIT_MS: 500 },
+			{ MAX_CLOCK_BACKWARD_MS: "0", MAX_BORROW_MS: "0", LEASE_MS: "5000" },
+			{ LEASE_SPAN_MS: "4000", LEASE_GRACE_MS: "0" },
+		]) {
+			const whole = parseConfig(vars);
+			expect(objectConfigFrom({ ...vars })).toEqual({
+				layout: whole.layout,
+				maxClockBackwardMs: whole.maxClockBackwardMs,
+				maxBorrowMs: whole.maxBorrowMs,
+				maxWaitMs: whole.maxWaitMs,
+				leaseMs: whole.leaseMs,
+				leaseSpanMs: whole.leaseSpanMs,
+				leaseGraceMs: whole.leaseGraceMs,
+			});
+		}
+	});
+
+	it("reads the whole config when this isolate has parsed it already", () => {
+		const vars = { ...env, MAX_WAIT_MS: "700" };
+		const whole = configFrom(vars);
+		const own = objectConfigFrom(vars);
+		expect(own.layout).toBe(whole.layout);
+		expect(own.maxWaitMs).toBe(700);
+	});
+
+	it("refuses a bad setting of its own, and reads none of the others", () => {
+		expect(() => objectConfigFrom({ MAX_WAIT_MS: "0", MAX_BATCH: "0" })).toThrowError(
+			/^invalid_config: MAX_WAIT_MS must be an integer in \[1, 60000\], a number or decimal digits$/,
+		);
+		expect(() => objectConfigFrom({ SNOWFLAKE_TIME_BITS: "40" })).toThrowError(/SNOWFLAKE_\*/);
+		const read: string[] = [];
+		const watched = new Proxy({ ...env } as Record<string, unknown>, {
+			get(target, name, receiver) {
+				if (typeof name === "string") read.push(name);
+				return Reflect.get(target, name, receiver);
+			},
+		});
+		objectConfigFrom(watched);
+		expect(read.sort()).toEqual([
+			"LEASE_GRACE_MS",
+			"LEASE_MS",
+			"LEASE_SPAN_MS",
+			"MAX_BORROW_MS",
+			"MAX_CLOCK_BACKWARD_MS",
+			"MAX_WAIT_MS",
+			"SNOWFLAKE_EPOCH",
+			"SNOWFLAKE_SEQUENCE_BITS",
+			"SNOWFLAKE_TIME_BITS",
+			"SNOWFLAKE_TIME_UNIT_MS",
+			"SNOWFLAKE_WORKER_BITS",
+		]);
 	});
 });

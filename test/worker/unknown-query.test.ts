@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { app } from "../../src/worker/app";
-import { openApiDocument } from "../../src/worker/routes/docs";
+import { openApiDocument } from "../../src/worker/openapi/document";
 import { servedMethods } from "../../src/worker/served-methods";
 import { call, callJson } from "./helpers";
 

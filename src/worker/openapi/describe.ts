@@ -1,48 +1,20 @@
 /**
- * One OpenAPI operation per route, from the schemas that validate its input
- * (../validation.ts, ../json-body.ts) and those of its answers (./schemas.ts),
+ * One OpenAPI operation per route, from the inputs it reads (../validation.ts,
+ * ../json-body.ts, as zod schemas: ./input-schemas.ts) and its answers' schemas (./schemas.ts),
  * with the error answers the service really gives it: 400 unless an HTML page (an
  * unknown query parameter is one on every other route), 415 when it takes a JSON
- * body, 401 unless public, 429 unless exempt from rate limiting, 500 always, 503
+ * body, 409 when it may meet a lease conflict, 401 unless public, 429 unless
+ * exempt from rate limiting, 500 always, 503
  * when it reaches a Durable Object. Each route file exports its operations next to
- * its routes; ../routes/docs.ts builds the document from them.
+ * its routes (./operation.ts); ./document.ts builds the document from them.
  *
- *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true })
+ *   describe(operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true }))
  */
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type * as z from "zod";
+import { inputSchema } from "./input-schemas";
+import type { OperationSpec } from "./operation";
 import { type AnswerSchemas, answerSchemas, errorSchema } from "./schemas";
-
-export interface OperationSpec {
-	method: "get" | "post" | "delete";
-	/** OpenAPI form: `/snowflake/{workerId}`. */
-	path: string;
-	summary: string;
-	description?: string;
-	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
-	params?: z.ZodObject;
-	query?: z.ZodObject;
-	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
-	body?: z.ZodObject;
-	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent`). */
-	ok?: keyof AnswerSchemas;
-	/** Success is 201 Created (with `ok`'s body), not 200. */
-	created?: boolean;
-	/** Success is 204 No Content. */
-	noContent?: boolean;
-	/** May answer 409 (a lease conflict, or leases off): the codes under 409. */
-	conflicts?: boolean;
-	/** A generation answer: also one ID per line for `Accept: text/plain`. */
-	ids?: boolean;
-	/** Answers HTML (the playground, the reference page). */
-	html?: boolean;
-	/** Needs no token even when API_TOKEN is set. */
-	public?: boolean;
-	/** Not counted by the rate limiter (`/health`). */
-	unlimited?: boolean;
-	/** Reaches a Durable Object, so may answer 503 with Retry-After. */
-	objects?: boolean;
-}
 
 const RETRY_AFTER = {
 	"Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
@@ -77,15 +49,8 @@ function success(spec: OperationSpec) {
 	};
 }
 
-/**
- * The route's OpenAPI description, built when the document is (its first request):
- * a new isolate's startup does not pay for the error schemas of every route.
- */
-export function operation(spec: OperationSpec): () => RouteConfig {
-	return () => describe(spec);
-}
-
-function describe(spec: OperationSpec): RouteConfig {
+/** The route's OpenAPI description. */
+export function describe(spec: OperationSpec): RouteConfig {
 	const hasInput = spec.params || spec.query || spec.body;
 	return {
 		method: spec.method,
@@ -95,15 +60,15 @@ function describe(spec: OperationSpec): RouteConfig {
 		tags: [spec.tag],
 		security: spec.public ? [] : [{ bearerToken: [] }],
 		request: {
-			...(spec.params ? { params: spec.params } : {}),
-			...(spec.query ? { query: spec.query } : {}),
+			...(spec.params ? { params: inputSchema(spec.params) } : {}),
+			...(spec.query ? { query: inputSchema(spec.query) } : {}),
 			...(spec.body
 				? {
 						body: {
 							required: false,
 							description:
 								"The query's fields as a JSON object (numbers as numbers); a name may be given in one place only. Send it with `Content-Type: application/json` (parameters such as `charset`, and `application/…+json` types, are accepted); a non-empty body of another type is a 415, an empty body asks for the defaults.",
-							content: { "application/json": { schema: spec.body } },
+							content: { "application/json": { schema: inputSchema(spec.body) } },
 						},
 					}
 				: {}),

@@ -1,31 +1,20 @@
 /**
- * `GET /openapi.json`: the OpenAPI 3.1 description of every route, built from the
- * operations each route file exports (see ../openapi/describe.ts), once per isolate.
+ * `GET /openapi.json`: the OpenAPI 3.1 description of every route, generated from
+ * the operations each route file exports (`npm run openapi`: ../openapi/document.ts)
+ * and served as that text: the Worker builds no schema for it.
  * `GET /docs`: a reference page rendered by Scalar's API reference, loaded from
  * jsDelivr at a pinned version with Subresource Integrity, under a CSP that allows
  * that script, one inline script of the page's own, the document and nothing else.
  * Until the reference renders, the page says what it is and links the document.
  * Both are public, like `/health`: they describe the API and hold no data.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { Hono } from "hono";
 import { version } from "../../../package.json";
 import type { AppEnv } from "../app-env";
-import { operation } from "../openapi/describe";
-import { leaseOperations } from "./leases";
-import { metaOperations } from "./meta";
-import { pageOperations } from "./page";
-import { rangeOperations } from "./range";
-import { regionOperations } from "./regions";
-import { snowflakeOperations } from "./snowflake";
-import { statelessOperations } from "./stateless";
-import { typeidOperations } from "./typeid";
+import { OPENAPI_TEMPLATE } from "../openapi/document.generated";
+import { operation, VERSION_MARK } from "../openapi/operation";
 
-const DESCRIPTION = `Unique, sortable IDs from Cloudflare Workers: Snowflake IDs (64-bit, as decimal strings) from one Durable Object per worker ID, ULIDs, UUIDv7s and TypeIDs made in the Worker, Snowflakes also as short sortable base32 text, the ID bounds of a time window, and a decoder for them all and for other systems' Snowflake-like IDs.
-
-Every error answers \`{"error":{"code","message"}}\`; the message says what was wrong and what is allowed. A path no route serves answers 404 \`not_found\`; a known path with a method it does not take answers 405 \`method_not_allowed\` with \`Allow\` (HEAD included on the routes that issue IDs). A POST body must be sent as \`Content-Type: application/json\` (else 415 \`unsupported_media_type\`); an empty body asks for the defaults. Routes need \`Authorization: Bearer <token>\` only when the deployment sets API_TOKEN.`;
-
-const docsOperations = [
+export const docsOperations = [
 	operation({
 		method: "get",
 		path: "/openapi.json",
@@ -43,37 +32,6 @@ const docsOperations = [
 		public: true,
 	}),
 ];
-
-/** The document, generated on first use (module scope must not do the work at startup). */
-let document: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
-
-export function openApiDocument() {
-	if (document) return document;
-	const registry = new OpenAPIRegistry();
-	registry.registerComponent("securitySchemes", "bearerToken", {
-		type: "http",
-		scheme: "bearer",
-		description: "The deployment's API_TOKEN; required only when it is set",
-	});
-	for (const route of [
-		...pageOperations,
-		...docsOperations,
-		...metaOperations,
-		...regionOperations,
-		...snowflakeOperations,
-		...leaseOperations,
-		...statelessOperations,
-		...typeidOperations,
-		...rangeOperations,
-	]) {
-		registry.registerPath(route());
-	}
-	document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
-		openapi: "3.1.0",
-		info: { title: "edge-ids", version, description: DESCRIPTION },
-	});
-	return document;
-}
 
 // Scalar's API reference, pinned: bump the version and the hash together
 // (`openssl dgst -sha384 -binary dist/browser/standalone.js | base64` over the npm tarball).
@@ -164,8 +122,16 @@ export async function docsCsp(): Promise<string> {
 	].join("; ");
 }
 
+/** The document's text with the package's version, made on its first request. */
+let documentText: string | undefined;
+
+function openApiText(): string {
+	documentText ??= OPENAPI_TEMPLATE.replace(JSON.stringify(VERSION_MARK), JSON.stringify(version));
+	return documentText;
+}
+
 export const docsRoutes = new Hono<AppEnv>()
-	.get("/openapi.json", (c) => c.json(openApiDocument()))
+	.get("/openapi.json", (c) => c.body(openApiText(), 200, { "Content-Type": "application/json" }))
 	.get("/docs", async (c) =>
 		c.html(DOCS_PAGE, 200, {
 			"Content-Security-Policy": await docsCsp(),

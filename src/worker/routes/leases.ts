@@ -11,7 +11,7 @@ import { acquireLeaseBody, noFieldsBody, validateBody } from "../json-body";
 import { leaseWorkerIdsOf } from "../lease-input";
 import { acquireLease, leaseStatus, releaseLease, renewLease } from "../lease-operations";
 import { noteRequest } from "../middleware/request-log";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { noteAsked } from "../respond";
 import { leaseParams, leaseWorkerIdParam, validate } from "../validation";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { decode } from "../operations";
 import { decodeQuery, idParam, validate } from "../validation";
 

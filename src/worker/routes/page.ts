@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 
 export const pageRoutes = new Hono<AppEnv>().get("/", (c) => c.env.ASSETS.fetch(c.req.raw));
 

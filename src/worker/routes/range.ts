@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { idRange } from "../forms";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { noteAsked } from "../respond";
 import { rangeQuery, validate } from "../validation";
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { RegionsInfo } from "../../api";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 import { greatCircleKm, HINT_POINTS } from "../regions";
 

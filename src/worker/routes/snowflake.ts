@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { queryAndBody, snowflakeBody, validateBody } from "../json-body";
 import { noteRequest } from "../middleware/request-log";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { snowflakeBlocks, snowflakeIds, snowflakeStats } from "../operations";
 import { idsResponse, noteAsked } from "../respond";
 import { snowflakeQuery, validate, workerIdParam } from "../validation";

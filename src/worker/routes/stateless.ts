@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { ulidIds, uuidv7Ids } from "../operations";
 import { isolateIdsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { typeidIds } from "../forms";
 import { queryAndBody, typeidBody, validateBody } from "../json-body";
-import { operation } from "../openapi/describe";
+import { operation } from "../openapi/operation";
 import { isolateIdsResponse } from "../respond";
 import { typeidQuery, validate } from "../validation";
 

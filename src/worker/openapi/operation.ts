@@ -1,0 +1,52 @@
+/**
+ * What a route says about itself for the OpenAPI document: plain data next to the
+ * route (each route file exports its operations), read by ./document.ts when the
+ * document is generated (`npm run openapi`), never by the Worker at run time.
+ *
+ *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true })
+ */
+import type { Input } from "../input";
+import type { AnswerSchemas } from "./schemas";
+
+export interface OperationSpec {
+	method: "get" | "post" | "delete";
+	/** OpenAPI form: `/snowflake/{workerId}`. */
+	path: string;
+	summary: string;
+	description?: string;
+	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
+	/** The inputs the route reads (../validation.ts, ../json-body.ts). */
+	params?: Input;
+	query?: Input;
+	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
+	body?: Input;
+	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent` or a document). */
+	ok?: keyof AnswerSchemas;
+	/** Success is 201 Created (with `ok`'s body), not 200. */
+	created?: boolean;
+	/** Success is 204 No Content. */
+	noContent?: boolean;
+	/** May answer 409 (a lease conflict, or leases off): the codes under 409. */
+	conflicts?: boolean;
+	/** A generation answer: also one ID per line for `Accept: text/plain`. */
+	ids?: boolean;
+	/** Answers HTML (the playground, the reference page). */
+	html?: boolean;
+	/** Needs no token even when API_TOKEN is set. */
+	public?: boolean;
+	/** Not counted by the rate limiter (`/health`). */
+	unlimited?: boolean;
+	/** Reaches a Durable Object, so may answer 503 with Retry-After. */
+	objects?: boolean;
+}
+
+/** A route's operation, as the document will describe it (./describe.ts). */
+export function operation(spec: OperationSpec): OperationSpec {
+	return spec;
+}
+
+/**
+ * What the generated document holds in place of the package's version, filled in
+ * when it is served (../routes/docs.ts): a release changes no generated file.
+ */
+export const VERSION_MARK = "{{package version}}";

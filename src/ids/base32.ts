@@ -61,6 +61,7 @@ export function describeCharAt(text: string, index: number): string {
  */
 export function checkTimestamp(ms: number, kind: string): void {
 	if (Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMESTAMP_MS) return;
+	// Stryker disable next-line EqualityOperator: the maximum itself returned on the line above
 	if (ms > MAX_TIMESTAMP_MS) {
 		throw new IdError(
 			"layout_exhausted",
@@ -78,6 +79,7 @@ export function checkTimestamp(ms: number, kind: string): void {
  * one that is not a finite number is a clock fault, refused as retryable (`clockFault`).
  */
 export function checkReading(ms: number, kind: string): void {
+	// Stryker disable next-line EqualityOperator: a fast path; the two checks below accept the same readings
 	if (Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMESTAMP_MS) return;
 	finiteReading(ms);
 	checkTimestamp(ms, kind);
@@ -158,6 +160,7 @@ export function encodeBits(bytes: Uint8Array, padBits: number): string {
  * `text` must hold only Crockford digits (aliases and lowercase allowed).
  */
 export function decodeBits(text: string, skipBits: number): Uint8Array {
+	// Stryker disable next-line ArithmeticOperator: for 16 digits skipping 0 and 26 skipping 2 (the only uses), + and - round down to one length
 	const bytes = new Uint8Array((text.length * 5 - skipBits) / 8);
 	let pending = 0;
 	let pendingBits = -skipBits; // the skipped bits fall off the top of the first byte

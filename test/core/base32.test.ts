@@ -55,6 +55,10 @@ describe("digit table", () => {
 		expect(describeCharAt("a b", 1)).toBe("U+0020");
 		expect(describeCharAt("é", 0)).toBe("U+00E9");
 		expect(describeCharAt("x😀", 1)).toBe("U+1F600");
+		// The printable ASCII range's two ends, and DEL just past it.
+		expect(describeCharAt("!", 0)).toBe("'!'");
+		expect(describeCharAt("~", 0)).toBe("'~'");
+		expect(describeCharAt("\x7f", 0)).toBe("U+007F");
 	});
 });
 
@@ -85,7 +89,9 @@ describe("encodeTime / decodeTime", () => {
 	it("refuses times it cannot represent", () => {
 		expectIdError(() => encodeTime(MAX_TIMESTAMP_MS + 1), "layout_exhausted", /48-bit/);
 		expectIdError(() => encodeTime(Number.POSITIVE_INFINITY), "layout_exhausted");
-		for (const broken of [-1, 1.5, Number.NaN]) expectIdError(() => encodeTime(broken), "internal");
+		for (const broken of [-1, 1.5, Number.NaN]) {
+			expectIdError(() => encodeTime(broken), "internal", /clock reading .* is not a whole number of milliseconds since 1970/);
+		}
 	});
 
 	it("decodes aliases and rejects bad time text", () => {
@@ -93,6 +99,8 @@ describe("encodeTime / decodeTime", () => {
 		expectIdError(() => decodeTime("01ARYZ6S4"), "invalid_id", /10 Crockford.*got 9 characters/);
 		expectIdError(() => decodeTime("01ARYZUS41"), "invalid_id", /found 'U' at position 7/);
 		expectIdError(() => decodeTime("8000000000"), "invalid_id", /must not exceed 7ZZZZZZZZZ/);
+		// The text as given, in the canonical case.
+		expectIdError(() => decodeTime("8zzzzzzzzz"), "invalid_id", /; got 8ZZZZZZZZZ$/);
 	});
 });
 
@@ -116,7 +124,9 @@ describe("encodeBits / decodeBits", () => {
 	});
 
 	it("refuses to decode non-digits instead of producing garbage", () => {
-		expect(() => decodeBits("U000000000000000", 0)).toThrow(RangeError);
+		expect(() => decodeBits("U000000000000000", 0)).toThrow(
+			new RangeError("decodeBits: not a base32 digit at 0"),
+		);
 	});
 });
 

@@ -176,6 +176,27 @@ describe("prefixes", () => {
 		expect(() => checkPrefix(7)).toThrow(/prefix must be at most 63 characters of a-z and _/);
 	});
 
+	it("shows a long bad prefix cut at 70 characters, with its length", () => {
+		expect(() => checkPrefix("p".repeat(80))).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "p{70}…" \(80 characters\)$/) }),
+		);
+		expect(() => parseTypeId(`${"p".repeat(80)}_01h455vb4pex5vsknk084sn02q`)).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: expect.stringMatching(/; got "p{70}…"$/),
+			}),
+		);
+	});
+
+	it("refuses a character beyond ASCII in the suffix as invalid_id, naming it", () => {
+		expect(() => parseTypeId("user_01h455vb4pex5vsknk084sn02\u00e9")).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: expect.stringContaining("found U+00E9 at position 26"),
+			}),
+		);
+	});
+
 	it("formatTypeId refuses a bad prefix with invalid_prefix", () => {
 		expect(() => formatTypeId("User", "01890a5d-ac96-774b-bcce-b302099a8057")).toThrow(
 			expect.objectContaining({ code: "invalid_prefix" }),

@@ -88,4 +88,22 @@ describe("WorkerIdSet", () => {
 	it("refuses an index outside the set", () => {
 		expect(() => WorkerIdSet.parse("3", 31).at(1)).toThrow(RangeError);
 	});
+
+	it.each([
+		[{ from: -1, to: 3 }, "-1-3"],
+		[{ from: 4, to: 3 }, "4-3"],
+		[{ from: 0, to: 1.5 }, "0-1.5"],
+		[{ from: 2 ** 53, to: 2 ** 53 }, `${2 ** 53}-${2 ** 53}`],
+	])("refuses the range %j when built directly", (range, shown) => {
+		expect(() => new WorkerIdSet([range])).toThrow(
+			new RangeError(`a worker ID range needs integers 0 <= from <= to, got ${shown}`),
+		);
+	});
+
+	it("all(max) holds 0 to max, and its JSON is its text", () => {
+		const set = WorkerIdSet.all(31);
+		expect(set.ranges).toEqual([{ from: 0, to: 31 }]);
+		expect(set.size).toBe(32);
+		expect(JSON.stringify({ ids: WorkerIdSet.parse("0-3,8", 31) })).toBe('{"ids":"0-3,8"}');
+	});
 });

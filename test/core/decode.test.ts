@@ -45,3 +45,45 @@ describe("decodeId", () => {
 		});
 	});
 });
+
+describe("decodeId's refusals say which shape was seen", () => {
+	it("a prefixed ID with a bad prefix names it as a prefixed ID", () => {
+		expect(() => decodeId("User_01h455vb4pex5vsknk084sn02q", twitter)).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: expect.stringMatching(/^a prefixed ID's prefix \(before the last _\)/),
+			}),
+		);
+	});
+
+	it("a prefixed ID of neither 13 nor 26 characters after its _ says how many it has", () => {
+		for (const [text, length] of [
+			["user_01h455vb4pex5vsknk084sn02", 25],
+			["user_01h455vb4pex5vsknk084sn02qq", 27],
+		] as const) {
+			expect(() => decodeId(text, twitter)).toThrow(
+				expect.objectContaining({
+					code: "invalid_id",
+					detail: expect.stringMatching(
+						new RegExp(`or a Snowflake in base32 \\(prefix_ and 13\\); got ${length} characters after the last _$`),
+					),
+				}),
+			);
+		}
+	});
+
+	it("a text of no known shape lists every shape, and shows the text cut at 40 characters", () => {
+		expect(() => decodeId("xyz", twitter)).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: expect.stringMatching(/^id must be a Snowflake .*; got "xyz" \(3 characters\)$/),
+			}),
+		);
+		expect(() => decodeId("x".repeat(40), twitter)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "x{40}" \(40 characters\)$/) }),
+		);
+		expect(() => decodeId("x".repeat(45), twitter)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "x{40}…" \(45 characters\)$/) }),
+		);
+	});
+});

@@ -9,6 +9,12 @@ describe("checkCount: the one count check", () => {
 		fc.assert(fc.property(fc.integer({ min: 1, max: 10_000 }), (n) => checkCount(n, rule) === n));
 	});
 
+	it("takes both ends of the range, and says nothing more than the range without a spelling", () => {
+		expect(checkCount(1, rule)).toBe(1);
+		expect(checkCount(10_000, rule)).toBe(10_000);
+		expect(invalidCount(rule, 0).detail).toBe("count must be an integer in [1, 10000]; got 0");
+	});
+
 	it.each([0, 10_001, -1, 1.5, Number.NaN, "5", undefined, null, 2n])(
 		"refuses %s with invalid_count",
 		(value) => {

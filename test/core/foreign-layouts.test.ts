@@ -95,6 +95,86 @@ describe("decoding other systems' IDs", () => {
 			customLayout({ timeBits: 41, workerBits: 10, sequenceBits: 10, epoch: 0, timeUnitMs: 1 }),
 		).toThrow(/= 63 or 64/);
 	});
+
+	it.each([
+		["a fractional width", { timeBits: 41.5, workerBits: 10, sequenceBits: 11.5 }],
+		["a negative width", { timeBits: 41, workerBits: -1, sequenceBits: 23 }],
+		["no time bits", { timeBits: 0, workerBits: 31, sequenceBits: 32 }],
+		["more than 53 time bits", { timeBits: 54, workerBits: 5, sequenceBits: 5 }],
+		["a negative epoch", { epoch: -1 }],
+		["an epoch past 8.64e15 ms", { epoch: 8.64e15 + 1 }],
+		["a fractional epoch", { epoch: 0.5 }],
+		["a time unit of 0", { timeUnitMs: 0 }],
+		["a time unit over a day", { timeUnitMs: 86_400_001 }],
+		["a fractional time unit", { timeUnitMs: 1.5 }],
+	])("refuses a custom layout with %s, naming the rule and what it got", (_, change) => {
+		const input = { timeBits: 41, workerBits: 10, sequenceBits: 12, epoch: 0, timeUnitMs: 1, ...change };
+		expect(() => customLayout(input)).toThrow(
+			expect.objectContaining({
+				code: "invalid_layout",
+				detail: expect.stringContaining(
+					`got ${input.timeBits}/${input.workerBits}/${input.sequenceBits}, epoch ${input.epoch}, unit ${input.timeUnitMs}`,
+				),
+			}),
+		);
+	});
+
+	it("builds a custom layout as time, then workerId, then sequence", () => {
+		expect(
+			customLayout({ timeBits: 41, workerBits: 10, sequenceBits: 12, epoch: 5, timeUnitMs: 10 }),
+		).toEqual({
+			name: "custom",
+			epoch: 5,
+			timeUnitMs: 10,
+			timeBits: 41,
+			fields: [
+				{ name: "workerId", bits: 10 },
+				{ name: "sequence", bits: 12 },
+			],
+		});
+	});
+
+	it.each(["", "x123", "123x", "12 3", "-1", "1".repeat(21)])(
+		"refuses %j as an ID under a layout, quoting it",
+		(text) => {
+			expect(() => decodeForeign(text, DECODE_PRESETS.discord)).toThrow(
+				expect.objectContaining({
+					code: "invalid_id",
+					detail: `under the discord layout an ID is 1-20 decimal digits below 2^64; got ${JSON.stringify(text)}`,
+				}),
+			);
+		},
+	);
+
+	it("shows a long refused text cut at 40 characters", () => {
+		expect(() => decodeForeign("9".repeat(40), DECODE_PRESETS.discord)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "9{40}"$/) }),
+		);
+		expect(() => decodeForeign("9".repeat(41), DECODE_PRESETS.discord)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "9{40}…"$/) }),
+		);
+	});
+
+	it("refuses an ID whose time falls past what a Date can hold", () => {
+		const far = customLayout({ timeBits: 53, workerBits: 0, sequenceBits: 10, epoch: 8.64e15, timeUnitMs: 1 });
+		expect(decodeForeign("0", far)).toMatchObject({ timestamp: 8.64e15, sequence: 0 });
+		expect(() => decodeForeign("1024", far)).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: "under the custom layout this ID's time is past year 275760",
+			}),
+		);
+	});
+
+	it("takes a custom layout at each limit: 1 and 53 time bits, 0-bit fields, epochs 0 and 8.64e15, units 1 ms and a day", () => {
+		for (const input of [
+			{ timeBits: 1, workerBits: 31, sequenceBits: 32, epoch: 0, timeUnitMs: 1 },
+			{ timeBits: 53, workerBits: 0, sequenceBits: 10, epoch: 8.64e15, timeUnitMs: 86_400_000 },
+			{ timeBits: 53, workerBits: 11, sequenceBits: 0, epoch: 0, timeUnitMs: 1 },
+		]) {
+			expect(customLayout(input)).toMatchObject({ timeBits: input.timeBits, epoch: input.epoch });
+		}
+	});
 });
 
 describe("UUID forms", () => {

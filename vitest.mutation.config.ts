@@ -3,18 +3,28 @@
  * vitest.config.ts's projects named in MUTATION_PROJECTS (comma-separated; default
  * "core,client"). Not the integration project: it runs the bundle in a separate
  * Miniflare process, which Stryker cannot switch mutants in.
+ *
+ * MUTATION_TESTS (comma-separated globs) narrows those projects to some test files,
+ * for a run scoped to a few source files (mutation/worker-core.config.mjs).
  */
 import { defineConfig } from "vitest/config";
 import suite from "./vitest.config";
 
 const wanted = new Set((process.env.MUTATION_PROJECTS ?? "core,client").split(","));
+const only = process.env.MUTATION_TESTS?.split(",");
 
 export default defineConfig({
 	test: {
 		...suite.test,
-		projects: (suite.test?.projects ?? []).filter(
-			(project) =>
-				typeof project === "object" && "test" in project && wanted.has(project.test?.name ?? ""),
-		),
+		projects: (suite.test?.projects ?? [])
+			.filter(
+				(project) =>
+					typeof project === "object" && "test" in project && wanted.has(project.test?.name ?? ""),
+			)
+			.map((project) =>
+				only && typeof project === "object" && "test" in project
+					? { ...project, test: { ...project.test, include: only } }
+					: project,
+			),
 	},
 });

@@ -65,7 +65,27 @@ describe("SnowflakeLayout", () => {
 	])("rejects %o with invalid_config", (change, message) => {
 		const attempt = () => new SnowflakeLayout({ ...TWITTER_LAYOUT, ...change });
 		expect(attempt).toThrow(IdError);
+		expect(attempt).toThrow(expect.objectContaining({ code: "invalid_config" }));
 		expect(attempt).toThrow(message);
+	});
+
+	it("says the sum it got when the widths do not make 63", () => {
+		expect(() => new SnowflakeLayout({ ...TWITTER_LAYOUT, timeBits: 40 })).toThrow(
+			expect.objectContaining({
+				detail:
+					"timeBits + workerBits + sequenceBits must be 63 (the sign bit makes 64), got 40 + 10 + 12 = 62",
+			}),
+		);
+	});
+
+	it("with two ticks left before year 275760, says one time bit fits", () => {
+		const layout = { timeBits: 3, workerBits: 30, sequenceBits: 30, timeUnitMs: 1 };
+		expect(
+			() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_998 }),
+		).toThrow(/this layout ends at 8640000000000006\. With this epoch and a 1 ms tick at most 1 time bits fit/);
+		expect(
+			() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_999 }),
+		).toThrow(/no time bits fit: choose an earlier epoch or a shorter tick$/);
 	});
 
 	it("composes and decomposes any fields of any layout exactly", () => {

@@ -89,6 +89,14 @@ describe("impossible dates and times", () => {
 		expect(readTime("from", "2026-11-01T00:00:00-00:00")).toBe(NOV_1);
 		expect(readTime("from", "2026-11-01T23:59+23:59")).toBe(NOV_1);
 		expect(readTime("from", "2026-10-31T00:01-23:59")).toBe(NOV_1);
+		// Every month's last day, in a leap year and in a common one.
+		for (const year of [2024, 2026]) {
+			for (let month = 1; month <= 12; month++) {
+				const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+				const text = `${year}-${String(month).padStart(2, "0")}-${last}T23:59:59.999Z`;
+				expect(readTime("from", text)).toBe(Date.UTC(year, month - 1, last, 23, 59, 59, 999));
+			}
+		}
 		// Date.UTC would read year 50 as 1950.
 		expect(readTime("from", "0050-01-01")).toBe(new Date("0050-01-01T00:00:00Z").getTime());
 	});

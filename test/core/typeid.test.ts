@@ -176,16 +176,48 @@ describe("prefixes", () => {
 		expect(() => checkPrefix(7)).toThrow(/prefix must be at most 63 characters of a-z and _/);
 	});
 
-	it("shows a long bad prefix cut at 70 characters, with its length", () => {
-		expect(() => checkPrefix("p".repeat(80))).toThrow(
-			expect.objectContaining({ detail: expect.stringMatching(/; got "p{70}…" \(80 characters\)$/) }),
-		);
-		expect(() => parseTypeId(`${"p".repeat(80)}_01h455vb4pex5vsknk084sn02q`)).toThrow(
-			expect.objectContaining({
-				code: "invalid_id",
-				detail: expect.stringMatching(/; got "p{70}…"$/),
-			}),
-		);
+	it("shows a bad prefix as given up to 70 characters, cut after that, with its length", () => {
+		const refusal = (given: unknown) => {
+			try {
+				checkPrefix(given);
+			} catch (error) {
+				return (error as { code: string; detail: string }).detail;
+			}
+			throw new Error(`checkPrefix(${String(given)}) took it`);
+		};
+		const rule = /^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty, given once; got /;
+		expect(refusal("p".repeat(70))).toMatch(new RegExp(`${rule.source}"p{70}" \\(70 characters\\)$`));
+		expect(refusal("p".repeat(71))).toMatch(new RegExp(`${rule.source}"p{70}…" \\(71 characters\\)$`));
+		// Not a string: shown as what it is, with no length; an array is not its text.
+		expect(refusal(7)).toMatch(new RegExp(`${rule.source}7$`));
+		expect(refusal(["user"])).toMatch(rule);
+	});
+
+	it("refuses a prefixed text's bad prefix naming it, up to 70 characters, cut after that", () => {
+		const suffix = "_01h455vb4pex5vsknk084sn02q";
+		const detail = (prefix: string, shown: string) =>
+			`a TypeID's prefix (before the last _) must be at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), and without a prefix there is no _; got ${JSON.stringify(shown)}`;
+		for (const [prefix, shown] of [
+			["", ""],
+			["p".repeat(70), "p".repeat(70)],
+			["p".repeat(71), `${"p".repeat(70)}…`],
+		]) {
+			expect(() => parseTypeId(`${prefix}${suffix}`)).toThrow(
+				expect.objectContaining({ code: "invalid_id", detail: detail(prefix, shown) }),
+			);
+		}
+	});
+
+	it("says what a TypeID's suffix must be, and where it is wrong", () => {
+		const rule =
+			"a TypeID's suffix must be 26 characters of 0123456789abcdefghjkmnpqrstvwxyz (lowercase; no i, l, o, u), the first 0-7";
+		for (const [text, detail] of [
+			["user_01h455vb4pex5vsknk084sn02", `${rule}; got 25 characters`],
+			["user_01h455vb4pex5vsknk084sn0uq", `${rule}; found 'u' at position 25`],
+			["user_81h455vb4pex5vsknk084sn02q", `${rule} (above that it would need more bits); found '8' first`],
+		]) {
+			expect(() => parseTypeId(text)).toThrow(expect.objectContaining({ code: "invalid_id", detail }));
+		}
 	});
 
 	it("refuses a character beyond ASCII in the suffix as invalid_id, naming it", () => {

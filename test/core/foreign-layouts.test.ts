@@ -197,4 +197,16 @@ describe("UUID forms", () => {
 	])("refuses %s", (text) => {
 		expect(() => decodeId(text, layout)).toThrow(/invalid_id/);
 	});
+
+	it.each([
+		`x${canonical}}`,
+		`{${canonical}x`,
+		`x${canonical}x`,
+		`Xurn:uuid:${canonical.slice(1)}`,
+		`{urn:uuid:${canonical}}`,
+	])("reads %s as no form of UUID: the refusal lists every shape", (text) => {
+		expect(() => decodeId(text, layout)).toThrow(
+			expect.objectContaining({ code: "invalid_id", detail: expect.stringMatching(/^id must be a Snowflake/) }),
+		);
+	});
 });

@@ -276,7 +276,11 @@ describe("UlidFactory", () => {
 	it("validates time and count", () => {
 		const factory = new UlidFactory();
 		expect(decodeUlid(factory.next(MAX_TIMESTAMP_MS)).timestamp).toBe(MAX_TIMESTAMP_MS);
-		expectIdError(() => new UlidFactory().next(MAX_TIMESTAMP_MS + 1), "layout_exhausted");
+		expectIdError(
+			() => new UlidFactory().next(MAX_TIMESTAMP_MS + 1),
+			"layout_exhausted",
+			/beyond the 48-bit timestamp of ULID \(/,
+		);
 		expectBadInputsRefused(factory, T);
 	});
 

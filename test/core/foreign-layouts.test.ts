@@ -204,9 +204,17 @@ describe("UUID forms", () => {
 		`x${canonical}x`,
 		`Xurn:uuid:${canonical.slice(1)}`,
 		`{urn:uuid:${canonical}}`,
+		`x${canonical.replaceAll("-", "")}`,
+		`${canonical.replaceAll("-", "")}x`,
 	])("reads %s as no form of UUID: the refusal lists every shape", (text) => {
 		expect(() => decodeId(text, layout)).toThrow(
 			expect.objectContaining({ code: "invalid_id", detail: expect.stringMatching(/^id must be a Snowflake/) }),
+		);
+	});
+
+	it("quotes a refused text as given, braces and all", () => {
+		expect(() => decodeId("{abc}", layout)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/; got "\{abc\}" \(5 characters\)$/) }),
 		);
 	});
 });

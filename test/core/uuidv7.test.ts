@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMESTAMP_MS } from "../../src/ids/base32";
 import type { RandomBytes } from "../../src/ids/clock";
-import { formatUuid, parseUuid, uuidV7Timestamp } from "../../src/ids/uuid";
+import { formatUuid, isUuidV7, parseUuid, uuidV7Timestamp } from "../../src/ids/uuid";
 import { MAX_UUIDV7_COUNTER, UuidV7Factory } from "../../src/ids/uuidv7";
 import { expectTextIncreasing } from "../shared/order";
 import { expectIdError, uuidOf } from "./oracle";
@@ -100,7 +100,9 @@ describe("parseUuid", () => {
 	});
 
 	it("reads the timestamp only from 16 bytes", () => {
-		expect(() => uuidV7Timestamp(new Uint8Array(15))).toThrow(RangeError);
+		expect(() => uuidV7Timestamp(new Uint8Array(15))).toThrow(
+			new RangeError("a UUID has 16 bytes, got 15"),
+		);
 		expect(uuidV7Timestamp(new Uint8Array(16).fill(0xff))).toBe(MAX_TIMESTAMP_MS);
 	});
 });
@@ -247,5 +249,18 @@ describe("UuidV7Factory", () => {
 				},
 			),
 		);
+	});
+});
+
+describe("isUuidV7", () => {
+	it("needs version 7 and the RFC 9562 variant (10)", () => {
+		const bytes = (version: string, variant: string) =>
+			parseUuid(`017f22e2-79b0-${version}cc3-${variant}8c4-dc0c0c07398f`).bytes;
+		expect(isUuidV7(bytes("7", "9"))).toBe(true);
+		expect(isUuidV7(bytes("7", "b"))).toBe(true);
+		expect(isUuidV7(bytes("4", "9"))).toBe(false);
+		expect(isUuidV7(bytes("8", "9"))).toBe(false);
+		expect(isUuidV7(bytes("7", "c"))).toBe(false); // variant 110: Microsoft's
+		expect(isUuidV7(bytes("7", "7"))).toBe(false); // variant 0: NCS
 	});
 });

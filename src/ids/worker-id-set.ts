@@ -92,6 +92,7 @@ export class WorkerIdSet {
 		}
 		// The last range whose start count is ≤ index.
 		let low = 0;
+		// Stryker disable next-line ArithmeticOperator: a start past the last range reads undefined, never <= index, so the search ends alike
 		let high = this.ranges.length - 1;
 		while (low < high) {
 			const mid = (low + high + 1) >> 1;
@@ -170,6 +171,7 @@ export class WorkerIdSet {
 	/** Index of the range holding `workerId`, or -1. */
 	private rangeIndexOf(workerId: number): number {
 		let low = 0;
+		// Stryker disable next-line ArithmeticOperator: a start past the last range reads undefined, never <= index, so the search ends alike
 		let high = this.ranges.length - 1;
 		while (low <= high) {
 			const mid = (low + high) >> 1;

@@ -85,8 +85,33 @@ describe("WorkerIdSet", () => {
 		expect(picks).toEqual([0, 1, 10, 20, 21]);
 	});
 
-	it("refuses an index outside the set", () => {
-		expect(() => WorkerIdSet.parse("3", 31).at(1)).toThrow(RangeError);
+	it("refuses an index outside the set, or not a whole number", () => {
+		const set = WorkerIdSet.parse("3-4", 31);
+		for (const index of [2, -1, 0.5, Number.NaN]) {
+			expect(() => set.at(index)).toThrow(new RangeError(`index ${index} is outside a set of 2`));
+		}
+		expect(set.at(1)).toBe(4);
+	});
+
+	it("contains a set inside its first range, up to that range's end, and not past it", () => {
+		const set = WorkerIdSet.parse("0-5,8", 31);
+		expect(set.contains(WorkerIdSet.parse("1-3", 31))).toBe(true);
+		expect(set.contains(WorkerIdSet.parse("0-5", 31))).toBe(true);
+		expect(set.contains(WorkerIdSet.parse("0-5,8", 31))).toBe(true);
+		expect(set.contains(WorkerIdSet.parse("4-6", 31))).toBe(false);
+		expect(set.contains(WorkerIdSet.parse("7", 31))).toBe(false);
+	});
+
+	it("picks the last member for a random() of 1, just outside its range", () => {
+		expect(WorkerIdSet.parse("3-4,9", 31).pick(() => 1)).toBe(9);
+	});
+
+	it("names worker IDs in its refusal when no name is given", () => {
+		expect(() => WorkerIdSet.parse("x", 31)).toThrow(
+			expect.objectContaining({
+				detail: 'worker IDs must be worker IDs and ranges in [0, 31], such as "0-31" or "0-3,8,10-12"',
+			}),
+		);
 	});
 
 	it.each([

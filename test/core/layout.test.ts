@@ -86,6 +86,10 @@ describe("SnowflakeLayout", () => {
 		expect(
 			() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_999 }),
 		).toThrow(/no time bits fit: choose an earlier epoch or a shorter tick$/);
+		// Ending exactly at the last millisecond a Date holds is allowed.
+		expect(new SnowflakeLayout({ ...layout, epoch: 8_640_000_000_000_000 - 8 }).exhaustsAt).toBe(
+			8_640_000_000_000_000,
+		);
 	});
 
 	it("composes and decomposes any fields of any layout exactly", () => {

@@ -69,6 +69,16 @@ describe("SnowflakeLayout", () => {
 		expect(attempt).toThrow(message);
 	});
 
+	it.each([
+		{ epoch: TWITTER_LAYOUT.epoch + 1 },
+		{ timeBits: 40, workerBits: 11 },
+		{ workerBits: 11, sequenceBits: 11 },
+		{ workerBits: 9, sequenceBits: 13 },
+		{ timeUnitMs: 2 },
+	])("splits datacenters only under Twitter's own layout, not under %o", (change) => {
+		expect(new SnowflakeLayout({ ...TWITTER_LAYOUT, ...change }).hasDatacenterSplit).toBe(false);
+	});
+
 	it("says the sum it got when the widths do not make 63", () => {
 		expect(() => new SnowflakeLayout({ ...TWITTER_LAYOUT, timeBits: 40 })).toThrow(
 			expect.objectContaining({

@@ -87,7 +87,11 @@ describe("encodeTime / decodeTime", () => {
 	});
 
 	it("refuses times it cannot represent", () => {
-		expectIdError(() => encodeTime(MAX_TIMESTAMP_MS + 1), "layout_exhausted", /48-bit/);
+		expectIdError(
+			() => encodeTime(MAX_TIMESTAMP_MS + 1),
+			"layout_exhausted",
+			/^time 281474976710656 ms is beyond the 48-bit timestamp of ULID \(at most 281474976710655 ms, 10889-08-02T05:31:50.655Z\)$/,
+		);
 		expectIdError(() => encodeTime(Number.POSITIVE_INFINITY), "layout_exhausted");
 		for (const broken of [-1, 1.5, Number.NaN]) {
 			expectIdError(() => encodeTime(broken), "internal", /clock reading .* is not a whole number of milliseconds since 1970/);

@@ -20,6 +20,9 @@ process.env.MUTATION_TESTS ??= [
 	"test/worker/layout-*.test.ts",
 	"test/worker/lease-restart.test.ts",
 	"test/worker/lease-superseded.test.ts",
+	"test/worker/lease-writes.test.ts",
+	"test/worker/lease-routes.test.ts",
+	"test/worker/lease-conflicts.test.ts",
 ].join(",");
 
 export default area(

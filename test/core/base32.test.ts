@@ -94,7 +94,11 @@ describe("encodeTime / decodeTime", () => {
 		);
 		expectIdError(() => encodeTime(Number.POSITIVE_INFINITY), "layout_exhausted");
 		for (const broken of [-1, 1.5, Number.NaN]) {
-			expectIdError(() => encodeTime(broken), "internal", /clock reading .* is not a whole number of milliseconds since 1970/);
+			expectIdError(
+				() => encodeTime(broken),
+				"internal",
+				/clock reading .* is not a whole number of milliseconds since 1970/,
+			);
 		}
 	});
 

@@ -65,7 +65,9 @@ describe("decodeId's refusals say which shape was seen", () => {
 				expect.objectContaining({
 					code: "invalid_id",
 					detail: expect.stringMatching(
-						new RegExp(`or a Snowflake in base32 \\(prefix_ and 13\\); got ${length} characters after the last _$`),
+						new RegExp(
+							`or a Snowflake in base32 \\(prefix_ and 13\\); got ${length} characters after the last _$`,
+						),
 					),
 				}),
 			);
@@ -80,10 +82,14 @@ describe("decodeId's refusals say which shape was seen", () => {
 			}),
 		);
 		expect(() => decodeId("x".repeat(40), twitter)).toThrow(
-			expect.objectContaining({ detail: expect.stringMatching(/; got "x{40}" \(40 characters\)$/) }),
+			expect.objectContaining({
+				detail: expect.stringMatching(/; got "x{40}" \(40 characters\)$/),
+			}),
 		);
 		expect(() => decodeId("x".repeat(45), twitter)).toThrow(
-			expect.objectContaining({ detail: expect.stringMatching(/; got "x{40}…" \(45 characters\)$/) }),
+			expect.objectContaining({
+				detail: expect.stringMatching(/; got "x{40}…" \(45 characters\)$/),
+			}),
 		);
 	});
 });

@@ -108,7 +108,14 @@ describe("decoding other systems' IDs", () => {
 		["a time unit over a day", { timeUnitMs: 86_400_001 }],
 		["a fractional time unit", { timeUnitMs: 1.5 }],
 	])("refuses a custom layout with %s, naming the rule and what it got", (_, change) => {
-		const input = { timeBits: 41, workerBits: 10, sequenceBits: 12, epoch: 0, timeUnitMs: 1, ...change };
+		const input = {
+			timeBits: 41,
+			workerBits: 10,
+			sequenceBits: 12,
+			epoch: 0,
+			timeUnitMs: 1,
+			...change,
+		};
 		expect(() => customLayout(input)).toThrow(
 			expect.objectContaining({
 				code: "invalid_layout",
@@ -156,7 +163,13 @@ describe("decoding other systems' IDs", () => {
 	});
 
 	it("refuses an ID whose time falls past what a Date can hold", () => {
-		const far = customLayout({ timeBits: 53, workerBits: 0, sequenceBits: 10, epoch: 8.64e15, timeUnitMs: 1 });
+		const far = customLayout({
+			timeBits: 53,
+			workerBits: 0,
+			sequenceBits: 10,
+			epoch: 8.64e15,
+			timeUnitMs: 1,
+		});
 		expect(decodeForeign("0", far)).toMatchObject({ timestamp: 8.64e15, sequence: 0 });
 		expect(() => decodeForeign("1024", far)).toThrow(
 			expect.objectContaining({
@@ -208,13 +221,18 @@ describe("UUID forms", () => {
 		`${canonical.replaceAll("-", "")}x`,
 	])("reads %s as no form of UUID: the refusal lists every shape", (text) => {
 		expect(() => decodeId(text, layout)).toThrow(
-			expect.objectContaining({ code: "invalid_id", detail: expect.stringMatching(/^id must be a Snowflake/) }),
+			expect.objectContaining({
+				code: "invalid_id",
+				detail: expect.stringMatching(/^id must be a Snowflake/),
+			}),
 		);
 	});
 
 	it("quotes a refused text as given, braces and all", () => {
 		expect(() => decodeId("{abc}", layout)).toThrow(
-			expect.objectContaining({ detail: expect.stringMatching(/; got "\{abc\}" \(5 characters\)$/) }),
+			expect.objectContaining({
+				detail: expect.stringMatching(/; got "\{abc\}" \(5 characters\)$/),
+			}),
 		);
 	});
 });

@@ -90,12 +90,12 @@ describe("SnowflakeLayout", () => {
 
 	it("with two ticks left before year 275760, says one time bit fits", () => {
 		const layout = { timeBits: 3, workerBits: 30, sequenceBits: 30, timeUnitMs: 1 };
-		expect(
-			() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_998 }),
-		).toThrow(/this layout ends at 8640000000000006\. With this epoch and a 1 ms tick at most 1 time bits fit/);
-		expect(
-			() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_999 }),
-		).toThrow(/no time bits fit: choose an earlier epoch or a shorter tick$/);
+		expect(() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_998 })).toThrow(
+			/this layout ends at 8640000000000006\. With this epoch and a 1 ms tick at most 1 time bits fit/,
+		);
+		expect(() => new SnowflakeLayout({ ...layout, epoch: 8_639_999_999_999_999 })).toThrow(
+			/no time bits fit: choose an earlier epoch or a shorter tick$/,
+		);
 		// Ending exactly at the last millisecond a Date holds is allowed.
 		expect(new SnowflakeLayout({ ...layout, epoch: 8_640_000_000_000_000 - 8 }).exhaustsAt).toBe(
 			8_640_000_000_000_000,

@@ -185,9 +185,14 @@ describe("prefixes", () => {
 			}
 			throw new Error(`checkPrefix(${String(given)}) took it`);
 		};
-		const rule = /^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty, given once; got /;
-		expect(refusal("p".repeat(70))).toMatch(new RegExp(`${rule.source}"p{70}" \\(70 characters\\)$`));
-		expect(refusal("p".repeat(71))).toMatch(new RegExp(`${rule.source}"p{70}…" \\(71 characters\\)$`));
+		const rule =
+			/^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty, given once; got /;
+		expect(refusal("p".repeat(70))).toMatch(
+			new RegExp(`${rule.source}"p{70}" \\(70 characters\\)$`),
+		);
+		expect(refusal("p".repeat(71))).toMatch(
+			new RegExp(`${rule.source}"p{70}…" \\(71 characters\\)$`),
+		);
 		// Not a string: shown as what it is, with no length; an array is not its text.
 		expect(refusal(7)).toMatch(new RegExp(`${rule.source}7$`));
 		expect(refusal(["user"])).toMatch(rule);
@@ -195,15 +200,16 @@ describe("prefixes", () => {
 
 	it("refuses a prefixed text's bad prefix naming it, up to 70 characters, cut after that", () => {
 		const suffix = "_01h455vb4pex5vsknk084sn02q";
-		const detail = (prefix: string, shown: string) =>
+		const detail = (shown: string) =>
 			`a TypeID's prefix (before the last _) must be at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), and without a prefix there is no _; got ${JSON.stringify(shown)}`;
-		for (const [prefix, shown] of [
+		const cases: [prefix: string, shown: string][] = [
 			["", ""],
 			["p".repeat(70), "p".repeat(70)],
 			["p".repeat(71), `${"p".repeat(70)}…`],
-		]) {
+		];
+		for (const [prefix, shown] of cases) {
 			expect(() => parseTypeId(`${prefix}${suffix}`)).toThrow(
-				expect.objectContaining({ code: "invalid_id", detail: detail(prefix, shown) }),
+				expect.objectContaining({ code: "invalid_id", detail: detail(shown) }),
 			);
 		}
 	});
@@ -211,12 +217,18 @@ describe("prefixes", () => {
 	it("says what a TypeID's suffix must be, and where it is wrong", () => {
 		const rule =
 			"a TypeID's suffix must be 26 characters of 0123456789abcdefghjkmnpqrstvwxyz (lowercase; no i, l, o, u), the first 0-7";
-		for (const [text, detail] of [
+		const cases: [text: string, detail: string][] = [
 			["user_01h455vb4pex5vsknk084sn02", `${rule}; got 25 characters`],
 			["user_01h455vb4pex5vsknk084sn0uq", `${rule}; found 'u' at position 25`],
-			["user_81h455vb4pex5vsknk084sn02q", `${rule} (above that it would need more bits); found '8' first`],
-		]) {
-			expect(() => parseTypeId(text)).toThrow(expect.objectContaining({ code: "invalid_id", detail }));
+			[
+				"user_81h455vb4pex5vsknk084sn02q",
+				`${rule} (above that it would need more bits); found '8' first`,
+			],
+		];
+		for (const [text, detail] of cases) {
+			expect(() => parseTypeId(text)).toThrow(
+				expect.objectContaining({ code: "invalid_id", detail }),
+			);
 		}
 	});
 

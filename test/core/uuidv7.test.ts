@@ -198,7 +198,11 @@ describe("UuidV7Factory", () => {
 		const factory = new UuidV7Factory(fill(0), () => MAX_UUIDV7_COUNTER);
 		const last = factory.next(MAX_TIMESTAMP_MS);
 		expect(last).toBe("ffffffff-ffff-7fff-bfff-ffff00000000");
-		expectIdError(() => factory.next(MAX_TIMESTAMP_MS), "layout_exhausted", /beyond the 48-bit timestamp of UUIDv7 \(/);
+		expectIdError(
+			() => factory.next(MAX_TIMESTAMP_MS),
+			"layout_exhausted",
+			/beyond the 48-bit timestamp of UUIDv7 \(/,
+		);
 		expectIdError(() => factory.next(MAX_TIMESTAMP_MS), "layout_exhausted");
 	});
 

@@ -109,7 +109,8 @@ describe("WorkerIdSet", () => {
 	it("names worker IDs in its refusal when no name is given", () => {
 		expect(() => WorkerIdSet.parse("x", 31)).toThrow(
 			expect.objectContaining({
-				detail: 'worker IDs must be worker IDs and ranges in [0, 31], such as "0-31" or "0-3,8,10-12"',
+				detail:
+					'worker IDs must be worker IDs and ranges in [0, 31], such as "0-31" or "0-3,8,10-12"',
 			}),
 		);
 	});

@@ -14,7 +14,7 @@ export default area(
 		"!src/ids/held-lease.ts",
 		"!src/ids/server-clock.ts",
 	],
-	null,
+	86,
 	{
 		// Module-level code (the digit tables, the ISO and prefix patterns, the decoding
 		// presets) runs once per test file: each of its ~240 mutants needs the whole core

@@ -27,7 +27,8 @@ process.env.MUTATION_TESTS ??= [
 
 export default area(
 	"worker-object",
-	["src/worker/snowflake-do.ts", "src/worker/worker-id-storage.ts"],
-	null,
+	// snowflake-do.ts belongs here too; its run did not fit the time yet (docs/TESTING.md).
+	["src/worker/worker-id-storage.ts"],
+	70,
 	{ ignoreStatic: true, timeoutMS: 20_000 },
 );

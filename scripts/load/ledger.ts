@@ -66,7 +66,10 @@ function newStats() {
 		crashes: 0,
 		restartMs: [] as number[],
 		configChanges: [] as string[],
+		/** Probes of every worker ID (after each restart and at the end) whose answer was checked. */
 		postRestartProbes: 0,
+		/** Probes that got no answer to check (refused, timed out, malformed). */
+		unansweredProbes: 0,
 		acrossAnswerChecks: 0,
 		statusCounts: new Map<number, number>(),
 		firstViolations: [] as string[],
@@ -244,7 +247,13 @@ export class Ledger {
 		}
 		const minMs = reader.timeOf(first.start);
 		this.checkTime(minMs, `snowflake ${reader.idAt(workerId, first.start)}`, rules);
-		this.checkTime(reader.timeOf(last.end), `snowflake ${reader.idAt(workerId, last.end)}`, rules);
+		if (last.end !== first.start) {
+			this.checkTime(
+				reader.timeOf(last.end),
+				`snowflake ${reader.idAt(workerId, last.end)}`,
+				rules,
+			);
+		}
 		if (!explicit && minMs < answer.sentAt - rules.poolMaxAgeMs) {
 			this.violation(
 				"staleAuto",

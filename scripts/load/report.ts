@@ -25,7 +25,9 @@ export function printReport(
 	const duplicates = stats.duplicates.snowflake + stats.duplicates.ulid + stats.duplicates.uuidv7;
 	const violations = ledger.violations();
 	const reached = opts.targetIds === undefined || ids >= opts.targetIds;
-	const passed = violations === 0 && stats.crashes === opts.crashes && reached;
+	// The probes are what show restarts kept order: a run whose probes were all unanswered proved nothing.
+	const probed = stats.postRestartProbes > 0;
+	const passed = violations === 0 && stats.crashes === opts.crashes && reached && probed;
 	const statuses = [...stats.statusCounts]
 		.sort(([a], [b]) => a - b)
 		.map(([s, c]) => `${s}: ${n(c)}`);
@@ -50,14 +52,14 @@ export function printReport(
 		`  5xx                      ${n(stats.status5xx)} (plus ${n(stats.backPressure)} 503s with Retry-After just after a restart, expected)`,
 		`  other unexpected status  ${n(stats.otherStatus)}`,
 		`  failed requests          ${n(stats.transportErrors)} (plus ${n(stats.cutByCrash)} cut by a crash, expected)`,
-		`  crashes survived         ${stats.crashes} of ${opts.crashes} (restarts ${stats.restartMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ") || "-"}; ${stats.postRestartProbes} probes after restarts and at the end, ${stats.belowEarlierAfterRestart} below an earlier ID)`,
+		`  crashes survived         ${stats.crashes} of ${opts.crashes} (restarts ${stats.restartMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ") || "-"}; ${stats.postRestartProbes} probes answered after restarts and at the end, ${stats.belowEarlierAfterRestart} below an earlier ID; ${stats.unansweredProbes} unanswered)`,
 		`  config changes           ${stats.configChanges.join("; ") || "none"}${stats.layoutChanged ? " (LAYOUT CHANGED)" : ", layout unchanged"}`,
 		`  client memory            ${stats.maxRssMb.toFixed(0)} MB RSS at most`,
 		`  seed                     ${opts.seed}`,
 		"",
 		passed
 			? "PASS: no duplicates, no reordering, no 5xx"
-			: `FAIL: ${violations} violations${stats.crashes < opts.crashes ? `, ${opts.crashes - stats.crashes} crashes not done` : ""}${reached ? "" : `, ${n(ids)} of ${n(opts.targetIds ?? 0)} IDs in the time allowed`}`,
+			: `FAIL: ${violations} violations${stats.crashes < opts.crashes ? `, ${opts.crashes - stats.crashes} crashes not done` : ""}${reached ? "" : `, ${n(ids)} of ${n(opts.targetIds ?? 0)} IDs in the time allowed`}${probed ? "" : ", no probe of a worker ID answered"}`,
 	];
 	for (const detail of stats.firstViolations) lines.push(`  ${detail}`);
 	console.log(lines.join("\n"));

@@ -60,8 +60,8 @@ export class HeldLease {
 			layout,
 			workerId: grant.workerId,
 			clock: settings.clock,
-			// Nothing at or below the floor's tick before: it issues from the floor up.
-			restoredMark: floor - 1,
+			// Nothing below the floor's tick before: it issues from the floor up (tick 0: no mark).
+			restoredMark: floor > 0 ? floor - 1 : undefined,
 			restoredLeaseMs: 0,
 			// The holder's clock never steps back: the only wait it sees is for the floor.
 			maxBackwardMs: settings.maxWaitMs,

@@ -87,7 +87,9 @@ function invalidRange(detail: string): IdError {
 /** ⌈a / b⌉ for integers (b > 0), exact for |a| < 2^53. */
 function ceilDiv(a: number, b: number): number {
 	let q = Math.floor(a / b);
+	// Stryker disable next-line EqualityOperator: with <=, the loop below takes the extra step back
 	while (q * b < a) q++;
+	// Stryker disable next-line all: a / b is never rounded up to an integer below 2^53 (|a| ≤ 8.64e15), so this never runs
 	while ((q - 1) * b >= a) q--;
 	return q;
 }

@@ -36,6 +36,7 @@ export class ServerClock implements Clock {
 	anchor(serverNowMs: number): void {
 		const offset = serverNowMs - this.monotonic();
 		// Written so that the first anchor (NaN before it) always sets it.
+		// Stryker disable next-line EqualityOperator: an equal offset stores the same value
 		if (!(offset <= this.offsetMs)) this.offsetMs = offset;
 	}
 }

@@ -17,37 +17,24 @@
  */
 import { type Clock, finiteReading } from "./clock";
 import type { SnowflakeLayout } from "./layout";
+import { LeadLimits } from "./snowflake-lead";
 import {
 	DEFAULT_MAX_WAIT_MS,
 	type HandedOver,
 	maxIdsPerCall,
 	NO_COUNTS,
-	newTickRoom,
 	type SnowflakeCounters,
 	type SnowflakeGeneratorOptions,
 	type SnowflakeStats,
 } from "./snowflake-options";
 import * as refuse from "./snowflake-refusals";
+import { type IdRun, TickCursor } from "./snowflake-runs";
 import { DecimalFormatter } from "./snowflake-text";
+import { type QueuedAt, WaitBudget } from "./snowflake-waits";
 
 export * from "./snowflake-options";
+export type { IdRun } from "./snowflake-runs";
 export { formatRuns } from "./snowflake-text";
-
-/** When a call was queued: a clock reading, and the timer time asked for until then. */
-interface QueuedAt {
-	at: number;
-	slept: number;
-}
-
-/**
- * IDs issued within one tick: sequences `firstSequence … firstSequence + count - 1`.
- * A batch is a few runs, which is also the compact form that crosses RPC hops.
- */
-export interface IdRun {
-	tick: number;
-	firstSequence: number;
-	count: number;
-}
 
 /**
  * The Snowflake generator for one worker ID. Calls are serialized here: the
@@ -65,27 +52,18 @@ export class SnowflakeGenerator {
 	readonly workerId: number;
 	private readonly clock: Clock;
 	private readonly maxBackwardMs: number;
-	private readonly maxBorrowMs: number;
 	private readonly maxWaitMs: number;
 	private readonly leaseTicks: number;
 	private readonly persistMark: SnowflakeGeneratorOptions["persistMark"];
 	private readonly admit: SnowflakeGeneratorOptions["admit"];
-	private readonly random: () => number;
-	private readonly sequenceStartLimit: number;
-	private readonly newTickRoom: number; // IDs a new tick surely holds (highest random start)
 	private readonly maxCallCount: number; // the most IDs one call gets within its budget
 	private readonly decimal: DecimalFormatter;
 
-	private lastTick: number; // of the last ID issued (or the restored mark, as if full)
-	private sequence: number;
+	private readonly cursor: TickCursor; // the last tick issued in (or the restored mark, as if full)
 	private mark: number; // the highest tick known to be persisted
 	private restoring: boolean; // from a restore until the first ID is issued
-	private readonly catchUpTick: number; // ticks up to it may lead by `restoreLeadMs`
-	private readonly restoreLeadMs: number;
-	private readonly restoredLeaseMs: number; // the lease the restored mark was written with
-	private sleptMs = 0; // every ms of timer wait asked for: budgets count it where the clock shows less
-	private sleepingMs = 0; // the wait in progress: counted whole against calls queued during it
-	private highest = Number.NEGATIVE_INFINITY; // the highest clock reading: budgets are measured on it
+	private readonly leads: LeadLimits; // how far ahead of the clock a tick may be issued
+	private readonly waits: WaitBudget;
 	private tail: Promise<unknown> = Promise.resolve();
 	private inFlight = 0; // queued calls not finished yet (running, waiting or queued)
 	private readonly counters: SnowflakeCounters;
@@ -99,28 +77,27 @@ export class SnowflakeGenerator {
 		this.workerId = workerId;
 		this.clock = options.clock;
 		this.maxBackwardMs = options.maxBackwardMs;
-		this.maxBorrowMs = options.maxBorrowMs ?? 0;
+		const maxBorrowMs = options.maxBorrowMs ?? 0;
 		this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
 		this.leaseTicks = Math.max(1, Math.ceil(options.leaseMs / layout.timeUnitMs));
 		this.persistMark = options.persistMark;
 		this.admit = options.admit;
-		this.random = options.random ?? Math.random;
-		// Leaf's fix for all-even IDs at low load: a small random start (< 2% of capacity).
-		this.sequenceStartLimit = 2 ** Math.floor(layout.sequenceBits / 2);
-		this.newTickRoom = newTickRoom(layout);
-		this.maxCallCount = maxIdsPerCall(layout, this.maxWaitMs, this.maxBorrowMs);
+		this.maxCallCount = maxIdsPerCall(layout, this.maxWaitMs, maxBorrowMs);
 		this.decimal = new DecimalFormatter(layout, workerId);
 
 		const restored = refuse.wholeMark(options.restoredMark);
 		this.mark = restored ?? -1;
-		this.lastTick = restored ?? -1;
-		this.sequence = layout.maxSequence;
+		this.cursor = new TickCursor(layout, restored ?? -1, options.random ?? Math.random);
+		// Stryker disable next-line ConditionalExpression: a fresh generator's last tick is -1, nothing to compare with; its first run clears the flag
 		this.restoring = restored !== undefined;
 		// A restored mark may lead the clock by the earlier lease: go on above it, borrowing.
-		const borrowTicks = Math.floor(this.maxBorrowMs / layout.timeUnitMs);
-		this.catchUpTick = restored === undefined ? -1 : restored + 1 + borrowTicks;
-		this.restoredLeaseMs = refuse.finiteLease(options.restoredLeaseMs) ?? options.leaseMs;
-		this.restoreLeadMs = this.restoredLeaseMs + this.maxBorrowMs + layout.timeUnitMs;
+		this.leads = new LeadLimits(layout, {
+			restored,
+			maxBorrowMs,
+			leaseTicks: this.leaseTicks,
+			restoredLeaseMs: refuse.finiteLease(options.restoredLeaseMs) ?? options.leaseMs,
+		});
+		this.waits = new WaitBudget(this.clock);
 		this.counters = { ...NO_COUNTS, ...options.restoredCounters };
 	}
 
@@ -162,8 +139,7 @@ export class SnowflakeGenerator {
 				const { value, through } = await work(this.mark);
 				if (through !== undefined && through > this.lastTick) {
 					this.mark = Math.max(this.mark, through);
-					this.lastTick = through;
-					this.sequence = this.layout.maxSequence;
+					this.cursor.skipTo(through);
 					this.restoring = true; // the last tick is not this generator's: as if restored
 				}
 				return value;
@@ -203,7 +179,7 @@ export class SnowflakeGenerator {
 		let now: number;
 		try {
 			now = this.clock.now();
-		} catch {
+		} catch /* Stryker disable next-line BlockStatement: left undefined, now makes tickOf NaN, which no last tick equals: undefined too */ {
 			return undefined; // `next` reads it again and rejects
 		}
 		return this.inLastTick(now);
@@ -212,12 +188,11 @@ export class SnowflakeGenerator {
 	/** The next ID of the last tick if the clock `now` is still in it and it has room. */
 	private inLastTick(now: number): string | undefined {
 		// Room left means an ID was issued in the last tick: it is in the layout, under the mark.
-		if (this.sequence < this.layout.maxSequence && this.layout.tickOf(now) === this.lastTick) {
-			this.counters.requests++;
-			this.counters.issued++;
-			return this.decimal.formatOne(this.lastTick, ++this.sequence);
-		}
-		return undefined;
+		const sequence = this.cursor.nextInLast(this.layout.tickOf(now));
+		if (sequence === undefined) return undefined;
+		this.counters.requests++;
+		this.counters.issued++;
+		return this.decimal.formatOne(this.lastTick, sequence);
 	}
 
 	private formatted(started: IdRun | IdRun[] | Promise<IdRun[]>): Promise<string[]> {
@@ -241,37 +216,34 @@ export class SnowflakeGenerator {
 		}
 	}
 
-	/** How far ahead of the clock tick `tick` may start and still be issued. */
-	private leadLimitMs(tick: number): number {
-		return tick <= this.catchUpTick ? this.restoreLeadMs : this.maxBorrowMs;
-	}
-
 	/** The ticks `count` IDs start and (at the latest) end in, the clock reading `now`. */
 	private span(count: number, now: number): { first: number; last: number } {
-		const tick = this.layout.tickOf(now);
-		const roomLeft = this.layout.maxSequence - this.sequence;
-		// A new tick (the clock's, or the next after a full one), else the last one.
-		const first = tick > this.lastTick ? tick : roomLeft > 0 ? this.lastTick : this.lastTick + 1;
-		const room = first === this.lastTick ? roomLeft : this.newTickRoom;
-		const last = count <= room ? first : first + Math.ceil((count - room) / this.newTickRoom);
-		return { first, last };
+		return this.cursor.span(count, this.layout.tickOf(now));
+	}
+
+	/** Tick of the last ID issued (or the restored mark). */
+	private get lastTick(): number {
+		return this.cursor.lastTick;
 	}
 
 	/** Nothing in flight: the IDs if they need no wait nor write, else undefined having changed nothing. */
 	private issueAtOnce(count: number, now: number): IdRun | IdRun[] | undefined {
 		const { layout } = this;
 		if (!Number.isSafeInteger(count) || count < 1 || count > this.maxCallCount) return undefined;
+		// Stryker disable next-line ConditionalExpression: without this check the lead check below declines the same readings
 		if (!(now >= layout.epoch)) return undefined;
-		if (!(layout.msOf(this.lastTick) - now <= this.leadLimitMs(this.lastTick))) return undefined;
+		// Stryker disable next-line ConditionalExpression: implied by the lead check of the last tick needed, below
+		if (!(layout.msOf(this.lastTick) - now <= this.leads.limitMs(this.lastTick))) return undefined;
 		const { first, last } = this.span(count, now);
 		// Every tick needed in the layout, under the mark, within its lead limit (the last decides).
 		const ready =
 			last < layout.tickLimit &&
 			last <= this.mark &&
-			layout.msOf(last) - now <= this.leadLimitMs(last);
+			layout.msOf(last) - now <= this.leads.limitMs(last);
 		if (!ready) return undefined;
 		this.counters.requests++;
 		this.counters.issued += count;
+		// Stryker disable next-line ConditionalExpression,BlockStatement: the loop below issues the same one run, as an array (both paths take either)
 		if (first === last) {
 			const run = this.takeRun(first, count);
 			this.noteLead(first, now);
@@ -290,16 +262,16 @@ export class SnowflakeGenerator {
 
 	private noteLead(tick: number, now: number): void {
 		const lead = this.layout.msOf(tick) - now;
+		// Stryker disable next-line EqualityOperator: an equal lead stores the same value
 		if (lead > this.counters.maxLeadMs) this.counters.maxLeadMs = lead;
 	}
 
 	/** Queues a call behind those in flight; `reading` (a clock reading) only when there are none. Throws a clock fault. */
 	private enqueue(count: number, reading: number | undefined): Promise<IdRun[]> {
 		// Read before the call counts as in flight: a clock fault refuses it having changed nothing.
-		const at = this.highestReading(reading ?? this.readClock());
-		this.inFlight++;
 		// The budget counts from now: the waits of the calls ahead of this one too.
-		const since = { at, slept: this.sleptMs - this.sleepingMs };
+		const since = this.waits.queuedAt(reading ?? this.readClock());
+		this.inFlight++;
 		// With nothing in flight the call starts right away (synchronously up to its first await).
 		const result =
 			reading === undefined
@@ -338,36 +310,38 @@ export class SnowflakeGenerator {
 				}
 				const tick = layout.tickOf(now);
 				if (tick < 0) throw refuse.beforeEpoch(layout, now);
-				const budgetMs = this.maxWaitMs - this.waitedMs(since, now);
+				const budgetMs = this.maxWaitMs - this.waits.waitedMs(since, now);
 				// Regression first, before the sequence is touched (Twitter's code reset it first and
 				// could repeat IDs). Restored, the last tick is the full mark: the mark + 1 must be in reach.
 				const behindTick = this.restoring ? this.lastTick + 1 : this.lastTick;
 				const behindMs = layout.msOf(behindTick) - now;
-				const lastLimitMs = this.leadLimitMs(behindTick);
+				const lastLimitMs = this.leads.limitMs(behindTick);
 				if (behindMs > lastLimitMs) {
 					await this.waitForClock(behindMs, behindMs - lastLimitMs, budgetMs);
 					continue;
 				}
+				// Stryker disable next-line ConditionalExpression: checking again later refuses no other call (what is left needs no more wait than first counted; each wait is checked too)
 				if (!checked) {
 					// Before anything is issued: refuse a call that surely cannot finish.
 					this.refuseIfTooLong(remaining, now, budgetMs);
+					// Stryker disable next-line BooleanLiteral: as above
 					checked = true;
 				}
 				const target = this.span(1, now).first;
 				if (target >= layout.tickLimit) throw refuse.layoutExhausted(layout);
-				const aheadMs = layout.msOf(target) - now - this.leadLimitMs(target);
+				const aheadMs = layout.msOf(target) - now - this.leads.limitMs(target);
 				if (aheadMs > 0) {
 					if (aheadMs > budgetMs) throw refuse.overloaded(this.workerId, aheadMs, this.maxWaitMs);
 					if (target !== waitedFor && !this.restoring) this.counters.rolloverWaits++;
 					waitedFor = target;
-					await this.sleep(aheadMs);
+					await this.waits.sleep(aheadMs);
 					continue;
 				}
 				if (target > this.mark) {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					const stored = await this.persistMark(mark, this.leaseOf(mark, now), target);
+					const stored = await this.persistMark(mark, this.leads.leaseOf(mark, now), target);
 					// A bounded store (a leased span) may hold another mark: the generator's ceiling.
 					if (stored !== undefined && !(Number.isSafeInteger(stored) && stored >= target)) {
 						throw refuse.markBelowNeeded(stored, target);
@@ -387,64 +361,20 @@ export class SnowflakeGenerator {
 		}
 	}
 
-	/**
-	 * The lease stored with mark `mark` written at `now` (how far ahead a later life may
-	 * borrow): this life's, in whole ticks; catching up after a restore, at most the restored
-	 * lease (ticks borrowed on top are not carried: quick restarts cannot push the lead on).
-	 */
-	private leaseOf(mark: number, now: number): number {
-		const ownMs = this.leaseTicks * this.layout.timeUnitMs;
-		return Math.max(ownMs, Math.min(this.layout.msOf(mark) - now, this.restoredLeaseMs));
-	}
-
-	/**
-	 * How long a call queued at `since` has waited, on the clock (timers fire late: the time
-	 * asked for understates it) at its highest reading (a step back is no wait); the time
-	 * asked for where it is more (a clock that stands still or steps back).
-	 */
-	private waitedMs(since: QueuedAt, now: number): number {
-		const elapsed = this.highestReading(now) - since.at;
-		const asked = this.sleptMs - since.slept;
-		return Math.max(elapsed, asked);
-	}
-
 	/** A clock reading; one that is not a finite number is refused (`clockFault`), never used. */
 	private readClock = () => finiteReading(this.clock.now());
-
-	/** The highest clock reading so far, `now` included (readings are finite: `readClock`). */
-	private highestReading(now: number): number {
-		if (now > this.highest) this.highest = now;
-		return this.highest;
-	}
 
 	/** Refuses, before issuing anything, a call whose last tick is out of reach. */
 	private refuseIfTooLong(count: number, now: number, budgetMs: number): void {
 		const { last } = this.span(count, now);
-		const waitMs = this.layout.msOf(last) - now - this.leadLimitMs(last);
+		const waitMs = this.layout.msOf(last) - now - this.leads.limitMs(last);
 		if (waitMs > budgetMs) throw refuse.overloaded(this.workerId, waitMs, this.maxWaitMs);
-	}
-
-	private async sleep(ms: number): Promise<void> {
-		this.sleptMs += ms;
-		this.sleepingMs = ms;
-		try {
-			await this.clock.sleep(ms);
-		} finally {
-			this.sleepingMs = 0;
-		}
 	}
 
 	/** Up to `wanted` IDs from `tick` (≥ the last tick, covered by the mark): both paths' update. */
 	private takeRun(tick: number, wanted: number): IdRun {
-		const first =
-			tick > this.lastTick
-				? Math.floor(this.random() * this.sequenceStartLimit)
-				: this.sequence + 1;
-		const count = Math.min(wanted, this.layout.maxSequence - first + 1);
-		this.lastTick = tick;
-		this.sequence = first + count - 1;
 		this.restoring = false;
-		return { tick, firstSequence: first, count };
+		return this.cursor.take(tick, wanted);
 	}
 
 	/** The clock is `waitMs` further behind the last tick than borrowing covers: wait or refuse. */
@@ -455,6 +385,6 @@ export class SnowflakeGenerator {
 		}
 		const allowedMs = Math.min(this.maxBackwardMs, budgetMs);
 		if (waitMs > allowedMs) throw refuse.clockRegression(behindMs, waitMs, allowedMs);
-		await this.sleep(waitMs);
+		await this.waits.sleep(waitMs);
 	}
 }

@@ -1,9 +1,10 @@
 /**
  * The HTTP client's deadline, cancellation and refusals, over fetches that never
- * answer or are never reached (the client's own logic; no service). Deadlines
- * are real and short (tens of ms): the client's timer is what is under test.
+ * answer or are never reached (the client's own logic; no service). The deadline
+ * tests run on vitest's fake timers: the client's own setTimeout is what they
+ * measure, to the millisecond, and what is left of it after a call.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IdsError, idsClient } from "../../src/client";
 
 const ULIDS = { type: "ulid", ids: ["01ARYZ6S41TSV4RRFFQ69G5FAV"] };
@@ -42,15 +43,40 @@ async function failure(call: Promise<unknown>): Promise<IdsError> {
 	return error as IdsError;
 }
 
+/** Whether `call` has settled yet: "pending" until it has, then its value or error. */
+function watch<T>(call: Promise<T>): { readonly state: T | unknown } {
+	const watched: { state: T | unknown } = { state: "pending" };
+	call.then(
+		(value) => {
+			watched.state = value;
+		},
+		(error: unknown) => {
+			watched.state = error;
+		},
+	);
+	return watched;
+}
+
 describe("client deadline", () => {
+	beforeEach(() => {
+		vi.useFakeTimers();
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
 	it.each([true, false])(
-		"a fetch that never answers fails with timeout within timeoutMs (fetch honours the signal: %s)",
+		"a fetch that never answers fails with timeout at timeoutMs, not before (fetch honours the signal: %s)",
 		async (honoursSignal) => {
 			const { fetch, signals } = silentFetch({ honoursSignal });
 			const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 30 });
-			const started = performance.now();
-			const error = await failure(client.ulid());
-			expect(performance.now() - started).toBeLessThan(2000);
+			const call = watch(client.ulid());
+			await vi.advanceTimersByTimeAsync(29);
+			expect(call.state).toBe("pending");
+			expect(signals[0]?.aborted).toBe(false);
+			await vi.advanceTimersByTimeAsync(1);
+			const error = call.state as IdsError;
+			expect(error).toBeInstanceOf(IdsError);
 			expect(error).toMatchObject({ code: "timeout", status: undefined });
 			expect(error.message).toMatch(/^timeout: GET \/ulid had no answer within 30 ms/);
 			// The request itself is cancelled, not only abandoned.
@@ -68,33 +94,56 @@ describe("client deadline", () => {
 				}),
 		);
 		const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 40 });
-		const started = performance.now();
-		await expect(client.ulid()).rejects.toMatchObject({ code: "timeout" });
-		expect(performance.now() - started).toBeLessThan(2000);
+		const call = watch(client.ulid());
+		await vi.advanceTimersByTimeAsync(39);
+		expect(call.state).toBe("pending");
+		await vi.advanceTimersByTimeAsync(1);
+		expect(call.state).toMatchObject({ code: "timeout" });
 		expect(urls).toHaveLength(1);
+		expect(vi.getTimerCount()).toBe(0); // the retry's wait is cleared with the deadline
 	});
 
-	it("bounds the body: an answer whose body never ends fails with timeout", async () => {
+	it("bounds the body: an answer whose body never ends fails with timeout at timeoutMs", async () => {
 		const { fetch } = answeringFetch(
 			() => new Response(new ReadableStream({ start() {} }), { status: 200 }),
 		);
 		const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 30 });
-		await expect(client.layout()).rejects.toMatchObject({ code: "timeout" });
+		const call = watch(client.layout());
+		await vi.advanceTimersByTimeAsync(29);
+		expect(call.state).toBe("pending");
+		await vi.advanceTimersByTimeAsync(1);
+		expect(call.state).toMatchObject({ code: "timeout" });
 	});
 
 	it("a call's own timeoutMs replaces the client's", async () => {
 		const { fetch } = silentFetch({ honoursSignal: false });
 		const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 60_000 });
-		const error = await failure(client.health({ timeoutMs: 20 }));
-		expect(error.message).toContain("within 20 ms");
+		const call = watch(client.health({ timeoutMs: 20 }));
+		await vi.advanceTimersByTimeAsync(19);
+		expect(call.state).toBe("pending");
+		await vi.advanceTimersByTimeAsync(1);
+		expect((call.state as IdsError).message).toContain("within 20 ms");
 	});
 
 	it("answers within the deadline leave no timer behind and resolve normally", async () => {
 		const { fetch } = answeringFetch(() => Response.json(ULIDS));
 		const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 20 });
 		expect(await client.ulid()).toEqual(ULIDS);
-		await new Promise((done) => setTimeout(done, 40));
+		expect(vi.getTimerCount()).toBe(0);
+		await vi.advanceTimersByTimeAsync(40);
 		expect(await client.ulid()).toEqual(ULIDS);
+		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it("a failed call leaves no timer behind either", async () => {
+		const { fetch } = answeringFetch(() =>
+			Response.json({ error: { code: "invalid_count", message: "no" } }, { status: 400 }),
+		);
+		const client = idsClient({ baseUrl: "https://ids.test", fetch, timeoutMs: 20 });
+		const call = watch(client.ulid());
+		await vi.advanceTimersByTimeAsync(0);
+		expect(call.state).toMatchObject({ code: "invalid_count", status: 400 });
+		expect(vi.getTimerCount()).toBe(0);
 	});
 });
 

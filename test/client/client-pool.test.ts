@@ -3,7 +3,7 @@
  * core's generator on a frozen clock, under a layout that is not Twitter's, as
  * the service would answer `snowflakeBlocks` and `layout`.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { LayoutInfo, SnowflakeBlocks } from "../../src/api";
 import { IdsError, idErrorCode } from "../../src/client";
 import { type BlocksSource, createIdPool } from "../../src/client/pool";
@@ -152,6 +152,33 @@ describe("createIdPool under the service's layout", () => {
 		controller.abort();
 		expect(await rejection(call)).toMatchObject({ code: "aborted" });
 	});
+
+	it("leaves no timer behind: neither a call's deadline nor the layout read's", async () => {
+		vi.useFakeTimers();
+		try {
+			const clock = new FrozenClock(START);
+			const { source } = fakeService(clock);
+			const pool = createIdPool({ source, now: () => clock.now() });
+			await pool.snowflake({ count: 2 });
+			expect(vi.getTimerCount()).toBe(0);
+			await pool.snowflake();
+			expect(vi.getTimerCount()).toBe(0);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it.each([0, -1, 1.5, Number.NaN])(
+		"refuses count %s before any call (invalid_count)",
+		async (count) => {
+			const clock = new FrozenClock(START);
+			const { source, calls } = fakeService(clock);
+			const pool = createIdPool({ source, now: () => clock.now() });
+			expect(await rejection(pool.snowflake({ count }))).toMatchObject({ code: "invalid_count" });
+			expect(calls).toEqual({ layout: 0, blocks: 0 });
+			expect(pool.stats().requests).toBe(0);
+		},
+	);
 
 	it.each([0, -1, Number.NaN])("refuses timeoutMs %s (invalid_config)", (timeoutMs) => {
 		const { source } = fakeService(new FrozenClock(START));

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { describeValue } from "../../src/ids/errors";
 import type { IssuedRuns } from "../../src/ids/id-pool";
 import { ids, setup } from "./pool-setup";
 import { layout } from "./snowflake-setup";
@@ -12,7 +13,10 @@ describe("IdPool limits", () => {
 		await pool.take(1);
 		const before = pool.stats();
 		for (const count of [0, -3, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-			await expect(pool.take(count)).rejects.toMatchObject({ code: "invalid_count" });
+			await expect(pool.take(count)).rejects.toMatchObject({
+				code: "invalid_count",
+				detail: `count must be a positive integer; got ${describeValue(count)}`,
+			});
 		}
 		expect(pool.stats()).toEqual(before);
 		// The held block still serves, in order, with no further object call.
@@ -92,9 +96,15 @@ describe("IdPool limits", () => {
 						count: fc.integer({ min: 1, max: 120 }),
 						concurrent: fc.integer({ min: 1, max: 3 }),
 					}),
-					{ minLength: 1, maxLength: 30 },
+					// Up to 30 steps of up to 600 ms: blocks expire (500 ms) and refills fail or come
+					// late many times in a run (fast-check's default size would give about 5 steps).
+					{ minLength: 1, maxLength: 30, size: "max" },
 				),
-				fc.array(fc.constantFrom("ok", "fail", "late"), { minLength: 1, maxLength: 16 }),
+				fc.array(fc.constantFrom("ok", "fail", "late"), {
+					minLength: 1,
+					maxLength: 16,
+					size: "max",
+				}),
 				async (schedule, refillOutcomes) => {
 					let refillNo = 0;
 					// A late refill's answer arrives only after the clock has moved on (next step).
@@ -134,7 +144,7 @@ describe("IdPool limits", () => {
 					}
 				},
 			),
-			{ numRuns: 40 },
+			{ seed: 0x9001, numRuns: 40 },
 		);
 	});
 
@@ -183,7 +193,11 @@ describe("IdPool limits", () => {
 			};
 			return { refill: late, direct: late };
 		});
-		await expect(pool.take(1)).rejects.toMatchObject({ code: "overloaded", retryAfterSeconds: 1 });
+		await expect(pool.take(1)).rejects.toMatchObject({
+			code: "overloaded",
+			retryAfterSeconds: 1,
+			detail: "IDs arrived older than the pool's freshness bound (1000 ms) twice; retry shortly",
+		});
 		expect(pool.stats()).toMatchObject({ directCalls: 2, wasted: expect.any(Number) });
 	});
 });

@@ -78,7 +78,10 @@ describe("LeaseHolder refusals", () => {
 		}
 		await time.advance(10);
 		for (const renewal of source.open("renew")) renewal.fail(leaseLost());
-		expect(await call).toMatchObject({ code: "lease_lost" });
+		expect(await call).toMatchObject({
+			code: "lease_lost",
+			detail: expect.stringContaining("lost 3 times within one call"),
+		});
 		expect(holder.stats()).toMatchObject({ acquires: 3, leasesLost: 3 });
 	});
 

@@ -309,7 +309,7 @@ describe("lease holders under any interleaving", () => {
 					seen.add(world);
 				},
 			),
-			{ numRuns: 150 },
+			{ seed: 0x1ea5e, numRuns: 150 },
 		);
 		seen.print();
 		expect(seen.totals.withIds).toBeGreaterThan(100); // most runs issue IDs: the checks are not vacuous

@@ -10,27 +10,15 @@ import {
 	issueRefusal,
 	type LeaseBook,
 	type LeaseRecord,
-	type LeaseRuling,
 	phaseAt,
 	releaseSpan,
 	viewOf,
 } from "../../src/ids/lease-rules";
-import { GRACE_MS, terms } from "./lease-setup";
+import { GRACE_MS, granted, refusal, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };
 const ask = { leaseHash: "a", holder: "pod-a" };
 const is = (hash: string) => (stored: string) => stored === hash;
-
-/** The book of a granted ruling (fails the test on a refusal). */
-function granted(ruling: LeaseRuling): LeaseBook {
-	if (!ruling.ok) throw new Error(`refused: ${ruling.refusal.message}`);
-	return ruling.book;
-}
-
-function refusal(ruling: LeaseRuling) {
-	if (ruling.ok) throw new Error("granted, expected a refusal");
-	return ruling.refusal;
-}
 
 /** A book holding lease "a" for [1000, 31000), as granted at 1000. */
 const heldA = granted(grantSpan(terms, fresh, ask, 1_000));

@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../../src/ids/clock";
 import { LeaseKeeper } from "../../src/ids/lease-keeper";
-import type { LeaseBook, LeaseRecord, LeaseTerms } from "../../src/ids/lease-rules";
+import type { LeaseBook, LeaseRecord, LeaseRuling, LeaseTerms } from "../../src/ids/lease-rules";
 import { layout } from "./snowflake-setup";
 
 export { layout };
@@ -58,4 +58,16 @@ export function bootKeeper(
 			}
 		},
 	});
+}
+
+/** The book of a granted ruling (fails the test on a refusal). */
+export function granted(ruling: LeaseRuling): LeaseBook {
+	if (!ruling.ok) throw new Error(`refused: ${ruling.refusal.message}`);
+	return ruling.book;
+}
+
+/** The refusal of a refused ruling (fails the test on a grant). */
+export function refusal(ruling: LeaseRuling) {
+	if (ruling.ok) throw new Error("granted, expected a refusal");
+	return ruling.refusal;
 }

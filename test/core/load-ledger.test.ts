@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { U128Store } from "../../scripts/load/id-store";
 import { IntervalSet } from "../../scripts/load/intervals";
 import { Ledger, type SnowflakeAnswer } from "../../scripts/load/ledger";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { UlidFactory, ulidToUuid } from "../../src/ids/ulid";
+import { UuidV7Factory } from "../../src/ids/uuidv7";
 
 // The load test's ledger (scripts/load): what it counts decides whether a billion-ID
 // run may say "0 duplicates", so an uncounted overlap must fail here.
@@ -168,5 +171,94 @@ describe("Ledger (Snowflakes as intervals per worker ID)", () => {
 		ledger.checkSnowflakeIds([String(snowflake(now - 1500, 7, 1))], answer("auto", 7));
 		expect(ledger.stats.staleAuto).toBe(1);
 		expect(ledger.stats.wrongWorkerId).toBe(1);
+	});
+});
+
+describe("Ledger (ULIDs and UUIDv7s, every one kept)", () => {
+	it("counts a ULID given again, also in UUID form, and a UUIDv7 given twice more", () => {
+		const { now, ledger } = setup();
+		const rules = ledger.rulesNow();
+		const [a, b, c] = new UlidFactory().nextBatch(now, 3) as [string, string, string];
+		ledger.check128("ulid", [a, b], "ulid", rules);
+		ledger.check128("ulid", [ulidToUuid(b), ulidToUuid(c)], "uuid", rules);
+		const [u, v] = new UuidV7Factory().nextBatch(now, 2) as [string, string];
+		ledger.check128("uuidv7", [u, v], "uuid", rules);
+		ledger.check128("uuidv7", [v], "uuid", rules);
+		ledger.check128("uuidv7", [v], "uuid", rules);
+		// Answers are checked one by one; repeats across answers are found when the run ends.
+		expect(ledger.violations()).toBe(0);
+		ledger.countDuplicates128();
+		expect(ledger.stats.duplicates).toEqual({ snowflake: 0, ulid: 1, uuidv7: 2 });
+		expect(ledger.violations()).toBe(3);
+		expect(ledger.stats.idsChecked).toMatchObject({ ulid: 4, uuidv7: 4 });
+	});
+
+	it("tells 128-bit IDs apart that share their low 64 bits, and counts every extra copy", () => {
+		const store = new U128Store();
+		const low = 0x0123_4567_89ab_cdefn;
+		store.push((1n << 64n) | low);
+		store.push((2n << 64n) | low); // another ID with the same low half
+		expect(store.duplicates()).toBe(0);
+		store.push((2n << 64n) | low);
+		store.push((2n << 64n) | low);
+		store.push(7n); // no other ID shares its low half
+		expect(store.duplicates()).toBe(2);
+		expect(store.length).toBe(5);
+	});
+
+	it("flags IDs out of order within an answer and malformed ones", () => {
+		const { now, ledger } = setup();
+		const rules = ledger.rulesNow();
+		const [a, b] = new UlidFactory().nextBatch(now, 2) as [string, string];
+		ledger.check128("ulid", [b, a], "ulid", rules);
+		expect(ledger.stats.outOfOrderInAnswer).toBe(1);
+		const uuid = new UuidV7Factory().next(now);
+		ledger.check128("uuidv7", [`${uuid.slice(0, 14)}4${uuid.slice(15)}`], "uuid", rules);
+		ledger.check128("ulid", ["8ZZZZZZZZZZZZZZZZZZZZZZZZZ"], "ulid", rules);
+		expect(ledger.stats.malformed).toBe(2);
+	});
+});
+
+describe("Ledger: every ID's time within the run", () => {
+	// The run began 1 s before `now`; an ID may be 5 s older than that (clock slack between
+	// machines) and ahead of the clock by the lease and borrowed time (rules.aheadMs), plus 1 s.
+	it("flags a Snowflake from before the run or too far ahead of the clock, not one within", () => {
+		const { now, ledger, answer } = setup();
+		const { aheadMs } = ledger.rulesNow();
+		const inRange = [now - 1000 - 4_999, now, now + aheadMs - 50];
+		inRange.forEach((ms, i) => {
+			ledger.checkSnowflakeIds([String(snowflake(ms, 10 + i, 0))], answer("explicit", 10 + i));
+		});
+		expect(ledger.stats.timeOutOfRange).toBe(0);
+		ledger.checkSnowflakeIds(
+			[String(snowflake(now - 1000 - 5_001, 20, 0))],
+			answer("explicit", 20),
+		);
+		expect(ledger.stats.timeOutOfRange).toBe(1);
+		ledger.checkSnowflakeIds(
+			[String(snowflake(now + aheadMs + 500, 21, 0))],
+			answer("explicit", 21),
+		);
+		expect(ledger.stats.timeOutOfRange).toBe(2);
+		// The last ID of an answer counts too, not only its first.
+		ledger.checkSnowflakeBlocks(
+			[
+				{ first: String(snowflake(now, 22, 0)), count: 1 },
+				{ first: String(snowflake(now + aheadMs + 500, 22, 0)), count: 1 },
+			],
+			answer("explicit-blocks", 22),
+		);
+		expect(ledger.stats.timeOutOfRange).toBe(3);
+		expect(ledger.violations()).toBe(3);
+	});
+
+	it("flags ULIDs and UUIDv7s from before the run or too far ahead", () => {
+		const { now, ledger } = setup();
+		const rules = ledger.rulesNow();
+		ledger.check128("ulid", [new UlidFactory().next(now)], "ulid", rules);
+		expect(ledger.stats.timeOutOfRange).toBe(0);
+		ledger.check128("ulid", [new UlidFactory().next(now - 1000 - 5_001)], "ulid", rules);
+		ledger.check128("uuidv7", [new UuidV7Factory().next(now + rules.aheadMs + 500)], "uuid", rules);
+		expect(ledger.stats.timeOutOfRange).toBe(2);
 	});
 });

@@ -191,3 +191,49 @@ describe("formatRunsAs", () => {
 		).toThrow(expect.objectContaining({ code: "internal" }));
 	});
 });
+
+describe("base32 refusals, word for word", () => {
+	it("name the bound, and show long text cut at 40 characters", () => {
+		expect(() => snowflakeToBase32(-1n)).toThrow(
+			expect.objectContaining({ detail: "a Snowflake ID must be in [0, 2^63); got -1" }),
+		);
+		const forty = "x".repeat(40);
+		expect(() => snowflakeToBase32(forty)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(new RegExp(`got "${forty}"$`)) }),
+		);
+		expect(() => snowflakeToBase32(`${forty}y`)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(new RegExp(`got "${forty}…"$`)) }),
+		);
+		// A number is not a Snowflake's text, even one whose digits would be.
+		expect(() => snowflakeToBase32(123 as unknown as string)).toThrow(
+			expect.objectContaining({ code: "invalid_id", detail: expect.stringMatching(/got 123$/) }),
+		);
+	});
+
+	it("say what base32 text was expected", () => {
+		expect(() => snowflakeFromBase32("1bfhk3hvk000")).toThrow(
+			expect.objectContaining({ detail: expect.stringContaining("a Snowflake in base32") }),
+		);
+		expect(() => parseSnowflakeBase32("order_1bfhk")).toThrow(
+			expect.objectContaining({ detail: expect.stringContaining("Snowflake in base32") }),
+		);
+	});
+
+	it("name the format asked for, quoted when it is text", () => {
+		expect(() => snowflakeTextForm("hex", undefined)).toThrow(
+			expect.objectContaining({
+				code: "invalid_format",
+				detail: expect.stringMatching(/given once; got "hex"$/),
+			}),
+		);
+		expect(() => snowflakeTextForm(7, undefined)).toThrow(
+			expect.objectContaining({ detail: expect.stringMatching(/given once; got 7$/) }),
+		);
+		expect(() => snowflakeTextForm("decimal", "order")).toThrow(
+			expect.objectContaining({
+				code: "invalid_prefix",
+				detail: expect.stringMatching(/got format=decimal with prefix "order"$/),
+			}),
+		);
+	});
+});

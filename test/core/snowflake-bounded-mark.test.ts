@@ -34,7 +34,10 @@ describe("SnowflakeGenerator with a bounded mark store", () => {
 	it("refuses (internal) rather than issue above a mark below the tick it needs", async () => {
 		const clock = new FrozenClock(100);
 		const { gen } = generator(clock, { persistMark: () => 99 });
-		await expect(gen.next()).rejects.toMatchObject({ code: "internal" });
+		await expect(gen.next()).rejects.toMatchObject({
+			code: "internal",
+			detail: "the mark store answered 99, not a tick at or above 100, the tick about to be issued",
+		});
 		expect(gen.stats().issued).toBe(0);
 	});
 

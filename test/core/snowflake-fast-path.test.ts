@@ -6,11 +6,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import type { IdRun } from "../../src/ids/snowflake";
+import { SnowflakeLayout } from "../../src/ids/layout";
+import type { IdRun, SnowflakeGenerator } from "../../src/ids/snowflake";
 import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
-import { tickOf } from "../shared/ticks";
-import { fieldsOf, generator, layout } from "./snowflake-setup";
+import { fieldsOf, generator } from "./snowflake-setup";
 
 /**
  * A clock whose sleeps end only when the test says so; reads return `time`, which
@@ -55,6 +55,37 @@ describe("SnowflakeGenerator fast path", () => {
 		expect(clock.reads).toBe(6);
 		expect(marks).toEqual([1_005, 2_200]); // the last call passed the mark: a new lease first
 		expect(gen.stats()).toMatchObject({ issued: 6, requests: 6, leaseWrites: 2 });
+	});
+
+	it("takes the fast path for every call that needs no wait nor write, at each bound", async () => {
+		const clock = new FrozenClock(0); // at the epoch
+		const { gen } = generator(clock, { leaseMs: 20, maxBorrowMs: 2, maxWaitMs: 0 });
+		const paths = watchPaths(gen);
+		await gen.next(); // no mark yet: queued, writes mark 20
+		expect(paths.take()).toEqual(["at once?", "queued"]);
+		await gen.next(); // the same tick with room: the cached tick's text
+		expect(paths.take()).toEqual([]);
+		await gen.next(2); // at the epoch still, a batch in the same tick
+		expect(paths.take()).toEqual(["at once?"]);
+		clock.time = 1;
+		await gen.next(); // a new tick under the mark
+		expect(paths.take()).toEqual(["at once?"]);
+		await gen.nextRuns(4_096 + 4_096); // to the end of tick 3: 2 ms ahead, the borrowing bound
+		expect(paths.take()).toEqual(["at once?"]);
+		clock.time = 18;
+		// The largest count the budget allows (three ticks at their surest room), its last tick
+		// exactly the mark (20) and exactly 2 ms ahead.
+		await gen.nextRuns(3 * 4_033);
+		expect(paths.take()).toEqual(["at once?"]);
+		await gen.nextRuns(1); // the last tick (20) leads the clock by exactly the bound
+		expect(paths.take()).toEqual(["at once?"]);
+		// And the calls that need the queue: past the mark (a write), past the bound (a wait).
+		clock.time = 21;
+		await gen.nextRuns(1);
+		expect(paths.take()).toEqual(["at once?", "queued"]);
+		clock.time = 15; // 6 ms behind the last tick: a wait (refused here, with no budget)
+		await expect(gen.nextRuns(1)).rejects.toMatchObject({ code: "clock_regression" });
+		expect(paths.take()).toEqual(["at once?", "queued"]);
 	});
 
 	it("gives a batch all its IDs when a new tick's random start leaves too little room", async () => {
@@ -135,20 +166,23 @@ describe("SnowflakeGenerator fast path", () => {
 			jump: fc.integer({ min: -40, max: 3 }),
 			calls: fc.array(
 				fc.record({
-					count: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 2_000 }), fc.constant(4_500)),
+					count: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 120 }), fc.constant(300)),
 					strings: fc.boolean(),
 				}),
-				{ minLength: 1, maxLength: 4 },
+				{ minLength: 1, maxLength: 4, size: "max" },
 			),
 			awaitEach: fc.boolean(),
 			slowStorage: fc.boolean(),
 		});
 		await fc.assert(
-			fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+			// Up to 12 ops of up to 4 calls. Ticks of 64 sequences: batches of a few ticks and
+			// rollovers at every few calls, for a fiftieth of the IDs Twitter's 4,096 would take.
+			fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12, size: "max" }), async (ops) => {
 				const clock = new FrozenClock(50_000);
 				let slowStorage = false;
 				let durable = -1; // the highest mark whose write has completed
 				const { gen } = generator(clock, {
+					layout: TINY,
 					leaseMs: 20,
 					random: () => 0.5,
 					persistMark: (tick) => {
@@ -162,7 +196,7 @@ describe("SnowflakeGenerator fast path", () => {
 					},
 				});
 				const ticksOf = (result: string[] | IdRun[]): number[] =>
-					result.map((x) => (typeof x === "string" ? tickOf(x) : x.tick));
+					result.map((x) => (typeof x === "string" ? TINY.decompose(BigInt(x)).tick : x.tick));
 				// Every call's IDs, as BigInts in call order, once all have resolved.
 				const inCallOrder: Promise<bigint[]>[] = [];
 				for (const { jump, calls, awaitEach, slowStorage: slow } of ops) {
@@ -186,9 +220,41 @@ describe("SnowflakeGenerator fast path", () => {
 				const all = (await Promise.all(inCallOrder)).flat();
 				expectSnowflakesIncreasing(all);
 			}),
-			{ numRuns: 80 },
+			{ seed: 0xfa57, numRuns: 50 },
 		);
 	}, 30_000);
+});
+
+/**
+ * Records which path each call of `gen` went through: "at once?" when the fast path was
+ * asked (it may decline), "queued" for the queued path. A single ID in the last tick with
+ * room asks neither (its cached text). `take()` returns and clears the record.
+ */
+function watchPaths(gen: SnowflakeGenerator) {
+	const seen: string[] = [];
+	for (const [method, label] of [
+		["issueAtOnce", "at once?"],
+		["issue", "queued"],
+	] as const) {
+		const original = Reflect.get(gen, method) as (...args: unknown[]) => unknown;
+		expect(typeof original).toBe("function"); // a rename must fail here
+		Object.defineProperty(gen, method, {
+			value: (...args: unknown[]) => {
+				seen.push(label);
+				return original.apply(gen, args);
+			},
+		});
+	}
+	return { take: () => seen.splice(0) };
+}
+
+/** 64 sequences a tick (epoch 0, 1 ms ticks): rollovers with small batches. */
+const TINY = new SnowflakeLayout({
+	epoch: 0,
+	timeBits: 41,
+	workerBits: 16,
+	sequenceBits: 6,
+	timeUnitMs: 1,
 });
 
 /** The IDs of `next` (checked to be canonical decimals of worker 7) or of `nextRuns`, as BigInts. */
@@ -199,11 +265,11 @@ function expandIds(result: string[] | IdRun[]): bigint[] {
 		if (typeof x === "string") {
 			const id = BigInt(x);
 			// Plain comparisons here, one expect below: thousands of IDs per call.
-			if (id.toString() !== x || layout.decompose(id).workerId !== 7) malformed.push(x);
+			if (id.toString() !== x || TINY.decompose(id).workerId !== 7) malformed.push(x);
 			ids.push(id);
 		} else {
 			for (let k = 0; k < x.count; k++) {
-				ids.push(layout.compose({ tick: x.tick, workerId: 7, sequence: x.firstSequence + k }));
+				ids.push(TINY.compose({ tick: x.tick, workerId: 7, sequence: x.firstSequence + k }));
 			}
 		}
 	}

@@ -32,4 +32,23 @@ describe("SnowflakeGenerator.nextNow", () => {
 		expect(fieldsOf(await waiting)[0]).toEqual({ tick: 101, workerId: 7, sequence: 0 });
 		expect(fieldsOf([gen.nextNow() ?? ""])[0]).toEqual({ tick: 101, workerId: 7, sequence: 1 });
 	});
+
+	it("issues nothing while a call waits, even when the tick it would take has room", async () => {
+		let time = 100;
+		let wake: () => void = () => {};
+		const { gen } = generator({
+			now: () => time,
+			sleep: () =>
+				new Promise<void>((resolve) => {
+					wake = resolve;
+				}),
+		});
+		await gen.next(); // tick 100, sequence 0
+		time = 99; // a step back: the next call waits for the clock, in flight
+		const waiting = gen.next();
+		time = 100;
+		expect(gen.nextNow()).toBeUndefined(); // it would come before the waiting call's ID
+		wake();
+		expect(fieldsOf(await waiting)).toEqual([{ tick: 100, workerId: 7, sequence: 1 }]);
+	});
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { blocksOfRuns } from "../../src/ids/blocks";
 import { SnowflakeLayout } from "../../src/ids/layout";
 import { formatRuns } from "../../src/ids/snowflake";
+import { DecimalFormatter } from "../../src/ids/snowflake-text";
 import { layout } from "./snowflake-setup";
 
 // Runs an object under another layout (or a corrupt one) could send: each would
@@ -46,5 +47,30 @@ describe("runs that do not fit the layout", () => {
 	it("the last sequence of a tick is formatted exactly", () => {
 		const [id] = formatRuns(layout, 7, [{ tick: 1, firstSequence: 4095, count: 1 }]);
 		expect(id).toBe(String((1n << 22n) | (7n << 12n) | 4095n));
+	});
+});
+
+describe("DecimalFormatter", () => {
+	it("writes IDs below 1,000 without padding, on every path (tick 0, worker ID 0)", () => {
+		const formatter = new DecimalFormatter(layout, 0);
+		expect(formatter.formatOne(0, 7)).toBe("7");
+		expect(formatter.formatRun({ tick: 0, firstSequence: 998, count: 4 })).toEqual([
+			"998",
+			"999",
+			"1000",
+			"1001",
+		]);
+		expect(formatRuns(layout, 0, [{ tick: 0, firstSequence: 5, count: 1 }])).toEqual(["5"]);
+	});
+
+	it("formatRun refuses a run that does not fit, as formatRuns does", () => {
+		const formatter = new DecimalFormatter(layout, 7);
+		for (const run of misfits) {
+			expect(() => formatter.formatRun(run)).toThrow(expect.objectContaining({ code: "internal" }));
+		}
+	});
+
+	it("formats an empty run as no IDs", () => {
+		expect(formatRuns(layout, 7, [{ tick: 3, firstSequence: 0, count: 0 }])).toEqual([]);
 	});
 });

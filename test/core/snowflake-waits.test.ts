@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SnowflakeLayout } from "../../src/ids/layout";
-import { FrozenClock } from "../shared/fake-clock";
+import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { generator } from "./snowflake-setup";
 
 /** One-second ticks of two IDs each: batches need many ticks. */
@@ -91,6 +91,49 @@ describe("the wait budget", () => {
 			retryAfterSeconds: 1,
 		});
 		expect(clock.sleeps).toEqual([]);
+	});
+});
+
+describe("the wait budget's measures", () => {
+	it("counts from the highest reading: a clock back at queueing does not lengthen the budget", async () => {
+		// Readings: the first ID at 10,000; the next call sees 9,500 (waits out 500 ms), then
+		// 11,800 after its wait, 1,800 ms after the highest reading it was queued at.
+		const clock = new ScriptedClock([10_000, 9_500, 11_800, 11_800, 11_801]);
+		const { gen } = generator(clock, { maxWaitMs: 2_000 });
+		await gen.next();
+		// 5,000 IDs: tick 11,800 and a wait of 1 ms for tick 11,801; 200 ms of budget are left.
+		const runs = await gen.nextRuns(5_000);
+		expect(runs.map((run) => run.tick)).toEqual([11_800, 11_801]);
+		expect(clock.sleeps).toEqual([500, 1]);
+	});
+
+	it("a wait that ended counts against the calls queued during it, not against later ones", async () => {
+		const clock = new FrozenClock(10_000);
+		const { gen } = generator(clock, { layout: slow, maxWaitMs: 2_000, maxBackwardMs: 1_000 });
+		await gen.next(2); // tick 10 full
+		clock.time = 9_500; // back half a second: the next call waits 1.5 s (back, then tick 11)
+		expect(await gen.nextRuns(1)).toEqual([{ tick: 11, firstSequence: 0, count: 1 }]);
+		// Later, alone: four IDs need two more ticks, a wait of 2 s, all of a fresh budget.
+		const later = await gen.nextRuns(4);
+		expect(later.map((run) => run.tick)).toEqual([11, 12, 13]);
+		expect(sum(clock.sleeps)).toBe(1_500 + 2_000);
+	});
+
+	it("waits out a regression of exactly MAX_CLOCK_BACKWARD_MS; one more is refused", async () => {
+		for (const [backMs, outcome] of [
+			[1_000, "waited"],
+			[1_001, "clock_regression"],
+		] as const) {
+			const clock = new FrozenClock(10_000);
+			const { gen } = generator(clock, { maxWaitMs: 2_000, maxBackwardMs: 1_000 });
+			await gen.next();
+			clock.time -= backMs;
+			const result = await gen.nextRuns(1).then(
+				() => "waited",
+				(error: { code: string }) => error.code,
+			);
+			expect(result).toBe(outcome);
+		}
 	});
 });
 

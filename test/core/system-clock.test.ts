@@ -44,8 +44,24 @@ function endsWithin(work: Promise<unknown>, ms: number): Promise<unknown> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
+/** systemClock as a host with these globals loads it (it picks how to wait when it loads). */
+async function systemClockOn(globals: Record<string, unknown>) {
+	for (const [name, value] of Object.entries(globals)) vi.stubGlobal(name, value);
+	vi.resetModules();
+	return (await import("../../src/ids/clock")).systemClock;
+}
+
+/** A setImmediate that counts its calls. */
+function countedImmediate() {
+	const real = setImmediate;
+	return vi.fn((callback: () => void) => real(callback));
+}
+
 describe("systemClock", () => {
-	afterEach(() => vi.restoreAllMocks());
+	afterEach(() => {
+		vi.restoreAllMocks();
+		vi.unstubAllGlobals();
+	});
 
 	it("never ends a wait before the time asked for", async () => {
 		for (const ms of [1, 2, 5]) {
@@ -124,5 +140,55 @@ describe("systemClock", () => {
 		vi.spyOn(Date, "now").mockReturnValue(1_000);
 		vi.spyOn(performance, "now").mockReturnValue(5);
 		await expect(systemClock.sleep(1)).resolves.toBeUndefined();
+	});
+
+	it("sleeps a longer wait on one timer up to its last millisecond, and polls only that", async () => {
+		const timeout = vi.spyOn(globalThis, "setTimeout");
+		const started = performance.now();
+		const wait = systemClock.sleep(30);
+		// Set as the wait starts: 30 ms less the last one (polled), less what passed since;
+		// a timer of the whole wait or more (31 ms) would end a timer's lateness late.
+		const delay = timeout.mock.calls.at(-1)?.[1] ?? NaN;
+		expect(delay).toBeGreaterThan(20);
+		expect(delay).toBeLessThanOrEqual(29);
+		await wait;
+		// Ended by the wall clock (whole ms, read when the wait started) or 30 ms of monotonic time.
+		expect(performance.now() - started).toBeGreaterThanOrEqual(29);
+	});
+
+	it("in Workers (time moves only with I/O), waits on one timer of the whole wait, never polls", async () => {
+		const immediate = countedImmediate();
+		const clock = await systemClockOn({
+			navigator: { userAgent: "Cloudflare-Workers" },
+			setImmediate: immediate,
+		});
+		const timeout = vi.spyOn(globalThis, "setTimeout");
+		const wait = clock.sleep(5);
+		expect(timeout.mock.calls.at(-1)?.[1]).toBe(5);
+		expect(await endsWithin(wait, 1_000)).toBe("ended");
+		expect(immediate).not.toHaveBeenCalled();
+	});
+
+	it("polls the last millisecond wherever setImmediate is a function and the host is not Workers", async () => {
+		const immediate = countedImmediate();
+		// A host without `navigator` (Node before 21) polls too.
+		const clock = await systemClockOn({ navigator: undefined, setImmediate: immediate });
+		// Clocks that stand still: a 1 ms wait is its last millisecond from the start, whatever
+		// the machine's load (on a moving clock a late timer could end it before any poll).
+		vi.spyOn(Date, "now").mockReturnValue(1_000);
+		vi.spyOn(performance, "now").mockReturnValue(5);
+		expect(await endsWithin(clock.sleep(1), 1_000)).toBe("ended");
+		expect(immediate).toHaveBeenCalledTimes(1);
+	});
+
+	it("waits on timers alone where setImmediate is missing or not a function (browsers, stubs)", async () => {
+		for (const setImmediate of [undefined, { polyfill: "none" }]) {
+			const clock = await systemClockOn({ setImmediate });
+			const timeout = vi.spyOn(globalThis, "setTimeout");
+			const wait = clock.sleep(3);
+			expect(timeout.mock.calls.at(-1)?.[1]).toBe(3);
+			expect(await endsWithin(wait, 1_000)).toBe("ended");
+			timeout.mockRestore();
+		}
 	});
 });

@@ -122,6 +122,61 @@ describe("auto requests use the region nearest to the caller", () => {
 	});
 });
 
+describe("an overloaded region answers 503; it does not spill into another region", () => {
+	/** The app with a stand-in namespace: every object of `overloaded` fails as an overloaded one does. */
+	function appWithOverloaded(vars: Record<string, string>, overloaded: (id: number) => boolean) {
+		const asked: number[] = [];
+		const SNOWFLAKE = {
+			idFromName: (name: string) => name,
+			get: (name: string) => ({
+				issue: async (workerId: number, count: number) => {
+					asked.push(Number(name));
+					if (overloaded(workerId)) {
+						throw Object.assign(new Error("Durable Object is overloaded"), { overloaded: true });
+					}
+					const tick = Date.now() - 1288834974657;
+					return {
+						ok: true,
+						runs: [{ tick, firstSequence: 0, count }],
+						layout: "epoch=1288834974657;bits=41/10/12;unit=1",
+					};
+				},
+			}),
+		};
+		const ownEnv = envWith({ ...vars, SNOWFLAKE });
+		const json = async <T>(path: string, init?: AppRequestInit) =>
+			jsonAnswer<T>(await fetchApp(path, init, ownEnv));
+		return { json, asked };
+	}
+
+	it("a caller whose region is overloaded gets 503 overloaded; no other region's worker ID is asked", async () => {
+		const london = CALLERS[3]?.[1] as Location;
+		const newYork = CALLERS[1]?.[1] as Location;
+		const app = appWithOverloaded(
+			{ AUTO_REGIONS: "weur:300-303 enam:304-307", AUTO_WORKER_IDS: "308-311" },
+			(workerId) => workerId >= 300 && workerId <= 303,
+		);
+		for (let i = 0; i < 6; i++) {
+			const { status, body, headers } = await app.json<ErrorBody>("/snowflake?count=2", {
+				cf: london,
+			});
+			expect(status).toBe(503);
+			expect(body.error.code).toBe("overloaded");
+			expect(headers.get("Retry-After")).toBe("1");
+		}
+		expect(app.asked.length).toBeGreaterThanOrEqual(6);
+		expect(app.asked.every((id) => id >= 300 && id <= 303)).toBe(true);
+		// The blocks route picks from the same region, and refuses the same way.
+		const blocks = await app.json<ErrorBody>("/snowflake/blocks?count=2", { cf: london });
+		expect([blocks.status, blocks.body.error.code]).toEqual([503, "overloaded"]);
+		expect(app.asked.every((id) => id >= 300 && id <= 303)).toBe(true);
+		// Another region is unaffected: its callers get IDs from their own worker IDs.
+		const served = await app.json<{ workerId: number }>("/snowflake?count=2", { cf: newYork });
+		expect(served.status).toBe(200);
+		expect(inSet("304-307", served.body.workerId)).toBe(true);
+	});
+});
+
 describe("GET /regions", () => {
 	it("shows the mapping, each region's point and distance, and the region this caller would use", async () => {
 		const { status, body } = await appWith({

@@ -21,15 +21,16 @@ type Step =
 	| { kind: "burst"; count: number }
 	| { kind: "advance"; ms: number };
 
-// Quick restarts (no time between them) are where a growing lead shows: weighted up.
+// Quick restarts (no time between them) with bursts that borrow are where a growing lead
+// shows: weighted up.
 const step: fc.Arbitrary<Step> = fc.oneof(
-	{ arbitrary: fc.constant<Step>({ kind: "restart" }), weight: 2 },
+	{ arbitrary: fc.constant<Step>({ kind: "restart" }), weight: 3 },
 	{
 		arbitrary: fc.record({
 			kind: fc.constant("burst" as const),
-			count: fc.integer({ min: 1, max: 30_000 }),
+			count: fc.oneof(fc.integer({ min: 1, max: 30_000 }), fc.integer({ min: 1, max: 5_000 })),
 		}),
-		weight: 2,
+		weight: 3,
 	},
 	{
 		arbitrary: fc.record({
@@ -88,10 +89,17 @@ describe("the lead after restarts", () => {
 
 	it("property: random restart, burst and clock scripts never lead the clock by more than the bound", async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
-				expect(await run(steps)).toBeLessThanOrEqual(BOUND_MS);
-			}),
-			{ numRuns: 25 },
+			// Up to 14 steps (fast-check's default size would give about 5, too few restarts in a
+			// row to show a lead that grows). A fixed seed: the same 25 scripts every run (with the
+			// lease carried over whole, it fails at the 2nd; 6 of seeds 1-8 find that bug). No
+			// shrinking (each try restarts objects in workerd): the failure prints seed and path.
+			fc.asyncProperty(
+				fc.array(step, { minLength: 1, maxLength: 14, size: "max" }),
+				async (steps) => {
+					expect(await run(steps)).toBeLessThanOrEqual(BOUND_MS);
+				},
+			),
+			{ seed: 7, numRuns: 25, endOnFailure: true },
 		);
 	}, 60_000);
 });

@@ -1,0 +1,4 @@
+/** The Snowflake generator: ordering, ticks and runs, leads, waits, marks, its text and refusals; the host clock. */
+import { area } from "./base.mjs";
+
+export default area("generator", ["src/ids/snowflake*.ts", "src/ids/clock.ts"], 98);

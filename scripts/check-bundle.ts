@@ -10,12 +10,13 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 /**
- * About 8 % above the measured size (55.5 KiB gzip, minified, with the lease service):
+ * About 7 % above the measured size (52.3 KiB gzip, minified without kept names, with
+ * the lease service):
  * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
  * out of the Worker since requests are read with plain checks, took 46 KiB).
  * Raise it on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 60 * 1024;
+const BUDGET_GZIP_BYTES = 56 * 1024;
 
 const bundle = readFileSync(new URL("../dist/index.js", import.meta.url));
 const gzip = gzipSync(bundle, { level: 9 }).length;

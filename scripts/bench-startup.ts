@@ -1,91 +1,134 @@
 /**
- * npm run bench:startup — how busy a new isolate's startup is: the service's bundle
- * against a bare Hono app of two routes (scripts/startup-baseline, built by the same
- * wrangler). Each figure is `wrangler check startup` (which builds the bundle, runs
- * its startup in a local workerd and samples its CPU profile, offline): the profile's
- * active time, median of several runs with the range, the targets interleaved run by run.
+ * npm run bench:startup — how busy a new isolate's startup is: the service against a
+ * bare Hono app of three routes (scripts/startup-baseline), each built by the same
+ * wrangler (`wrangler deploy --dry-run`, what a deploy uploads).
  *
- *   npm run bench:startup                         # 7 runs of each
- *   npm run bench:startup -- --runs 11
+ * Startup is what workerd does before a new isolate can serve: compile the entry module
+ * and the modules it imports, and run their top level. As `wrangler check startup`
+ * does, each run starts a fresh workerd whose first request imports the Worker, and
+ * profiles that request; unlike it, the profile samples every 50 µs (wrangler's
+ * default samples every few milliseconds, too coarse for a 10 ms difference) and
+ * counts only the samples inside the import, so the request and the profiler's own
+ * start are left out. Chunks the entry imports only with `import()` are not compiled
+ * here: they load with the first request that needs them (npm run bench:cold times that).
+ * Medians of interleaved runs with their ranges; a benchmark, not a test: run it on a
+ * quiet machine.
+ *
+ *   npm run bench:startup                         # 11 runs of each
+ *   npm run bench:startup -- --runs 21
  *   npm run bench:startup -- --against main       # and another revision, in the same runs
- *   npm run bench:startup -- --config minified=wrangler.min.toml   # this checkout, another config
  */
-import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { revisionTree } from "./lib/miniflare-service";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_readConfig } from "wrangler";
+import { workerModules } from "./lib/built-worker";
+import { type CpuProfile, profileWhile } from "./lib/cpu-profile";
+import { buildBundle, revisionTree } from "./lib/miniflare-service";
 
 const { values } = parseArgs({
 	options: {
-		runs: { type: "string", default: "7" },
+		runs: { type: "string", default: "11" },
 		against: { type: "string", multiple: true, default: [] },
-		/** `name=path`: this checkout built with another wrangler config. */
-		config: { type: "string", multiple: true, default: [] },
 	},
 });
 const runs = Math.max(3, Number(values.runs));
+const { compatibility_date: compatibilityDate } = unstable_readConfig({ config: "wrangler.toml" });
 
-interface Target {
-	name: string;
-	cwd: string;
-	config?: string;
-	cleanup?: () => void;
+/** The import, in a function of its own so the profile can tell its samples from the rest. */
+const IMPORTER = "edge-ids-startup-importer.mjs";
+const importer = (entry: string) => `
+async function startup() {
+	await import("./${basename(entry)}");
+}
+export default {
+	async fetch() {
+		await startup();
+		return new Response("ok");
+	},
+};`;
+
+/** Milliseconds of `profile`'s samples inside the importer's `startup` (the import itself). */
+function importMs(profile: CpuProfile): number {
+	const parent = new Map<number, number>();
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const inImport = (id: number | undefined): boolean => {
+		for (let at = id; at !== undefined; at = parent.get(at)) {
+			const frame = byId.get(at)?.callFrame;
+			if (frame?.functionName === "startup" && frame.url.endsWith(IMPORTER)) return true;
+		}
+		return false;
+	};
+	let us = 0;
+	for (const [i, id] of profile.samples.entries()) {
+		// A sample's delta is the time since the previous one: it belongs to this sample.
+		if (inImport(id)) us += profile.timeDeltas[i] ?? 0;
+	}
+	return us / 1000;
 }
 
-/** The active (not idle) milliseconds of one startup profile of `target`'s Worker. */
-function activeMs(target: Target): number {
-	const output = execFileSync(
-		"npx",
-		[
-			"wrangler",
-			"check",
-			"startup",
-			...(target.config ? ["-c", target.config] : []),
-			"--outfile",
-			join(tmpdir(), "edge-ids-startup.cpuprofile"),
-		],
-		{
-			cwd: target.cwd,
-			encoding: "utf8",
-			stdio: "pipe",
-			env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-		},
+/** One fresh workerd importing the Worker at `entry`: its startup's CPU milliseconds. */
+async function startupMs(entry: string): Promise<number> {
+	const { modules, modulesRoot } = workerModules(entry);
+	const mf = new Miniflare(
+		convertV4MiniflareOptions({
+			compatibilityDate,
+			inspectorPort: 0,
+			modulesRoot,
+			modules: [
+				{ type: "ESModule", path: join(dirname(entry), IMPORTER), contents: importer(entry) },
+				...modules,
+			],
+			handleStructuredLogs: () => {},
+		}),
 	);
-	const found = /Active: ([0-9.]+) ms/.exec(output);
-	if (!found?.[1])
-		throw new Error(`no "Active:" line in wrangler check startup's output:\n${output}`);
-	return Number(found[1]);
+	try {
+		await mf.ready;
+		const profile = await profileWhile(await mf.getInspectorURL(), async () => {
+			const answer = await mf.dispatchFetch("http://startup.local/");
+			if (!answer.ok) throw new Error(`importing ${entry} failed: ${await answer.text()}`);
+		});
+		return importMs(profile);
+	} finally {
+		await mf.dispose();
+	}
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1] ?? 0;
+const summary = (list: number[]) => {
+	const sorted = [...list].sort((a, b) => a - b);
+	return `median ${median(list).toFixed(1)} ms (range ${sorted[0]?.toFixed(1)}–${sorted.at(-1)?.toFixed(1)})`;
+};
 
-function summary(values: number[]): string {
-	const sorted = [...values].sort((a, b) => a - b);
-	return `median ${median(values).toFixed(1)} ms (range ${sorted[0]?.toFixed(1)}–${sorted.at(-1)?.toFixed(1)})`;
-}
-
-const BARE = "bare Hono app of two routes";
-const targets: Target[] = [
-	{ name: "edge-ids", cwd: "." },
-	...values.config.map((named) => {
-		const [name = "", ...path] = named.split("=");
-		return { name, cwd: ".", config: path.join("=") };
-	}),
-	...values.against.map((ref) => {
-		const { tree, cleanup } = revisionTree(ref);
-		return { name: `edge-ids at ${ref}`, cwd: tree, cleanup };
-	}),
-	{ name: BARE, cwd: "scripts/startup-baseline" },
-];
-
+const scratch = mkdtempSync(join(tmpdir(), "edge-ids-startup-"));
+const revisions = values.against.map((ref) => ({ ref, ...revisionTree(ref) }));
 try {
+	const BARE = "bare Hono app";
+	const targets = [
+		{ name: "edge-ids", entry: buildBundle(join(scratch, "service")) },
+		...revisions.map(({ ref, tree }) => ({
+			name: `edge-ids at ${ref}`,
+			entry: buildBundle(
+				join(scratch, `revision-${ref.replace(/\W/g, "_")}`),
+				"wrangler.toml",
+				tree,
+			),
+		})),
+		{
+			name: BARE,
+			entry: buildBundle(join(scratch, "bare"), "wrangler.toml", "scripts/startup-baseline"),
+		},
+	];
 	console.log(
-		`startup CPU (active ms in wrangler check startup's profile), ${runs} runs each, interleaved; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
+		`startup CPU (ms inside the Worker's import, sampled every 50 µs), ${runs} runs each, interleaved; node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(2)}`,
 	);
 	const times = targets.map(() => [] as number[]);
 	for (let i = 0; i < runs; i++) {
-		for (const [t, target] of targets.entries()) times[t]?.push(activeMs(target));
+		for (const [t, target] of targets.entries()) times[t]?.push(await startupMs(target.entry));
 	}
 	const bare = median(times.at(-1) ?? []);
 	const width = Math.max(...targets.map(({ name }) => name.length)) + 1;
@@ -96,5 +139,6 @@ try {
 	}
 	console.log(`load average at the end ${loadavg()[0]?.toFixed(2)}`);
 } finally {
-	for (const target of targets) target.cleanup?.();
+	for (const { cleanup } of revisions) cleanup();
+	rmSync(scratch, { recursive: true, force: true });
 }

@@ -8,8 +8,10 @@
  *   const profile = await profileWhile(await service.inspectorUrl(), () => fetch(url));
  *   console.log(timeline(profile, sourceMapOf(script)).join("\n"));
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 interface CallFrame {
 	functionName: string;
@@ -83,19 +85,39 @@ export async function profileWhile(
 	}
 }
 
-export function sourceMapOf(script: string): SourceMap {
-	return new SourceMap(JSON.parse(readFileSync(`${script}.map`, "utf8")));
+/** The source maps of a built Worker's modules (its entry and chunks), read as frames need them. */
+export interface BundleMaps {
+	of(url: string): SourceMap;
+}
+
+export function sourceMapOf(script: string): BundleMaps {
+	const read = (path: string) => new SourceMap(JSON.parse(readFileSync(`${path}.map`, "utf8")));
+	const entry = read(script);
+	const maps = new Map<string, SourceMap>();
+	return {
+		of(url) {
+			// A chunk's frames carry its own file: its own map (the entry's for anything else).
+			const path = join(
+				dirname(script),
+				basename(dirname(fileURLToPath(url))) === "chunks" ? "chunks" : "",
+				basename(fileURLToPath(url)),
+			);
+			if (!/\.m?js$/.test(path) || !existsSync(`${path}.map`)) return entry;
+			if (!maps.has(path)) maps.set(path, read(path));
+			return maps.get(path) as SourceMap;
+		},
+	};
 }
 
 /** Where a frame's code comes from: a file of ours, a package, or the runtime. */
-function originOf(frame: CallFrame, map: SourceMap): { origin: string; ours: boolean } {
+function originOf(frame: CallFrame, map: BundleMaps): { origin: string; ours: boolean } {
 	if (frame.url === "" || frame.lineNumber < 0) {
 		// (program), (idle), (garbage collector), (root), or a builtin.
 		return { origin: frame.functionName || "(runtime)", ours: false };
 	}
 	// The runtime's own JavaScript (`node-internal:internal_inspect`, console.log's formatting).
 	if (!frame.url.startsWith("file:")) return { origin: `(runtime) ${frame.url}`, ours: false };
-	const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as {
+	const entry = map.of(frame.url).findEntry(frame.lineNumber, frame.columnNumber) as {
 		originalSource?: string;
 	};
 	const source = entry.originalSource ?? frame.url;
@@ -117,7 +139,7 @@ interface Sample {
 	stack: { frame: CallFrame; origin: string; ours: boolean }[];
 }
 
-function samplesOf(profile: CpuProfile, map: SourceMap): Sample[] {
+function samplesOf(profile: CpuProfile, map: BundleMaps): Sample[] {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
@@ -173,7 +195,7 @@ const RUNTIME_STATES = new Set(["(idle)", "(program)", "(garbage collector)"]);
  * What ran, in order: consecutive samples of one phase merged, phases under
  * `minUs` folded into the next line's "and …" count. Idle time is left out.
  */
-export function timeline(profile: CpuProfile, map: SourceMap, minUs = 100): string[] {
+export function timeline(profile: CpuProfile, map: BundleMaps, minUs = 100): string[] {
 	const segments: { phase: string; at: number; us: number }[] = [];
 	for (const sample of samplesOf(profile, map)) {
 		const phase = phaseOf(sample);
@@ -203,7 +225,7 @@ export function timeline(profile: CpuProfile, map: SourceMap, minUs = 100): stri
 /** Busy (non-idle) time by where it went: self time per origin, largest first. */
 export function busyByOrigin(
 	profile: CpuProfile,
-	map: SourceMap,
+	map: BundleMaps,
 ): { origin: string; ms: number }[] {
 	const totals = new Map<string, number>();
 	for (const sample of samplesOf(profile, map)) {
@@ -217,7 +239,7 @@ export function busyByOrigin(
 /** Busy time per function of ours, inclusive (everything it called), largest first. */
 export function busyByFunction(
 	profile: CpuProfile,
-	map: SourceMap,
+	map: BundleMaps,
 ): { name: string; ms: number }[] {
 	const totals = new Map<string, number>();
 	for (const sample of samplesOf(profile, map)) {
@@ -235,7 +257,7 @@ export function busyByFunction(
 }
 
 /** Self time per function (any origin), largest first. */
-export function busyBySelf(profile: CpuProfile, map: SourceMap): { name: string; ms: number }[] {
+export function busyBySelf(profile: CpuProfile, map: BundleMaps): { name: string; ms: number }[] {
 	const totals = new Map<string, number>();
 	for (const sample of samplesOf(profile, map)) {
 		const leaf = sample.stack.at(-1);

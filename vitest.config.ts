@@ -79,8 +79,11 @@ export default defineConfig({
 				},
 			},
 			{
-				// The Worker, its Durable Object, routes and config, inside workerd.
-				plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+				// The Worker, its Durable Object, routes and config, inside workerd, from the
+				// sources (wrangler.toml's main is the built entry, scripts/build-worker.ts).
+				plugins: [
+					cloudflareTest({ main: "./src/index.ts", wrangler: { configPath: "./wrangler.toml" } }),
+				],
 				test: {
 					name: "worker",
 					include: ["test/worker/**/*.test.ts"],

@@ -20,6 +20,7 @@ export default area(
 		"src/worker/**/*.ts",
 		"!src/worker/openapi/**",
 		"!src/worker/routes/docs.ts",
+		"!src/worker/routes/docs-page.ts",
 		"!src/worker/env.d.ts",
 		"!src/worker/app-env.ts",
 	],

@@ -9,7 +9,7 @@
  *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check-versions.ts
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { builtEntry } from "./lib/built-worker";
 import { startBundledService } from "./lib/miniflare-service";
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
@@ -54,7 +54,7 @@ for (const [i, release] of releases.entries()) {
 	}
 }
 
-const service = await startBundledService({ REQUEST_LOG: "off" }, resolve("dist/index.js"));
+const service = await startBundledService({ REQUEST_LOG: "off" }, builtEntry("dist"));
 try {
 	const openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
 		info?: { version?: string };

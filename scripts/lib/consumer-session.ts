@@ -2,10 +2,12 @@
  * The `wrangler dev` session of `npm run dev:consumer`: the example consumer and
  * edge-ids in one dev server (the consumer first, so it gets the port).
  *
- * edge-ids runs from a copy of wrangler.toml without its `[build]` table, the
- * playground built once beforehand: in a session of several Workers, wrangler
- * (4.x) names a Worker that has a custom build `undefined`, and then starts every
- * line that Worker logs with `[undefined]`. Without the build it is `[edge-ids]`.
+ * edge-ids runs from a copy of wrangler.toml without its `[build]` table, bundled by
+ * wrangler from src/index.ts in one file (not in chunks as scripts/build-worker.ts
+ * builds it), the playground built once beforehand: in a session of several Workers,
+ * wrangler (4.x) starts every line a Worker with a custom build logs with `[undefined]`,
+ * and a Worker run from its build's modules (`no_bundle`) with no name at all. Run
+ * this way its lines start with `[edge-ids]`.
  *
  *   const args = consumerSessionArgs(); // ["-c", "examples/consumer/wrangler.toml", "-c", ".wrangler/…"]
  */
@@ -13,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { withSourceMain } from "./built-worker";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CONSUMER_CONFIG = "examples/consumer/wrangler.toml";
@@ -47,7 +50,10 @@ export function consumerSessionArgs(): string[] {
 	mkdirSync(join(copy, ".."), { recursive: true });
 	writeFileSync(
 		copy,
-		serviceConfigWithoutBuild(readFileSync(join(REPO, "wrangler.toml"), "utf8"), REPO),
+		serviceConfigWithoutBuild(
+			withSourceMain(readFileSync(join(REPO, "wrangler.toml"), "utf8")),
+			REPO,
+		),
 	);
 	// examples/tsconfig.json maps edge-ids/* to src/ (the consumer imports edge-ids/client).
 	return ["-c", CONSUMER_CONFIG, "-c", SERVICE_COPY, "--tsconfig", "../tsconfig.json"];

@@ -18,18 +18,21 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { builtEntry, clearOutdir, copySourceMaps, workerModules } from "./built-worker";
 
 /**
  * Builds the bundle into `outdir` as `wrangler deploy` would (esbuild, wrangler.toml),
  * running wrangler in `cwd` (another checkout, say).
  */
 export function buildBundle(outdir = "dist", config = "wrangler.toml", cwd = "."): string {
+	clearOutdir(resolve(outdir));
 	execFileSync(
 		"npx",
 		["wrangler", "deploy", "--dry-run", "-c", config, "--outdir", resolve(outdir)],
 		{ cwd, stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 	);
-	return resolve(outdir, "index.js");
+	copySourceMaps(cwd, resolve(outdir));
+	return builtEntry(outdir);
 }
 
 interface DurableObjectBinding {
@@ -150,8 +153,7 @@ export async function startBundle(scriptPath: string, config: string, options: S
 			host: "127.0.0.1",
 			port: 0,
 			...(options.inspector ? { inspectorPort: 0 } : {}),
-			modules: true,
-			scriptPath,
+			...workerModules(scriptPath),
 			compatibilityDate: options.compatibilityDate ?? wrangler.compatibility_date,
 			bindings: { ...(wrangler.vars as Record<string, string>), ...options.vars },
 			durableObjects,

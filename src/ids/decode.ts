@@ -9,6 +9,7 @@
  */
 import { isoTime } from "./clock";
 import { IdError } from "./errors";
+import { DECODE_FORMATS, type DecodeFormat } from "./field-rules";
 import { type SnowflakeLayout, splitTwitterWorkerId } from "./layout";
 import {
 	parseSnowflakeBase32,
@@ -20,6 +21,8 @@ import {
 import { type DecodedTypeId, decodeTypeId, splitPrefix } from "./typeid";
 import { type DecodedUlid, decodeUlid, uuidToUlid } from "./ulid";
 import { hyphenatedUuid, isUuidV7, parseUuid, uuidV7Timestamp } from "./uuid";
+
+export { DECODE_FORMATS, type DecodeFormat };
 
 /** A Snowflake ID taken apart under a layout. */
 export interface DecodedSnowflake {
@@ -68,8 +71,6 @@ export type DecodedId =
  * 26-character TypeID (which would otherwise be a ULID), `base32` a bare 13-character
  * Snowflake. Prefixed forms are told by their suffix's length without it.
  */
-export type DecodeFormat = "typeid" | "base32";
-export const DECODE_FORMATS: readonly DecodeFormat[] = ["typeid", "base32"];
 
 /**
  * Decodes `text` by its shape: 1–19 digits is a Snowflake (read with `layout`), 26

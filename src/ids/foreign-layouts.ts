@@ -11,7 +11,10 @@
  */
 import { isoTime } from "./clock";
 import { IdError } from "./errors";
+import { PRESET_NAMES, type PresetName } from "./field-rules";
 import { MAX_DATE_MS, splitTwitterWorkerId, TWITTER_LAYOUT } from "./layout";
+
+export { PRESET_NAMES, type PresetName };
 
 /** A field below the time, from high bits to low. */
 export interface ForeignField {
@@ -29,9 +32,6 @@ export interface ForeignLayout {
 	timeBits: number;
 	fields: readonly ForeignField[];
 }
-
-export const PRESET_NAMES = ["twitter", "discord", "sonyflake", "instagram"] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
 
 /**
  * Each system's own documentation: Twitter's Snowflake README (41 ms bits, 10-bit

@@ -15,14 +15,14 @@
  */
 import { encodeTime, MAX_TIMESTAMP_MS } from "./base32";
 import { describeValue, IdError } from "./errors";
+import { BOUNDS_KINDS, type BoundsKind, TIME_RULE } from "./field-rules";
 import { readIsoTime } from "./iso-time";
 import { MAX_DATE_MS, type SnowflakeLayout } from "./layout";
 import { type SnowflakeFormat, snowflakeText, snowflakeTextForm } from "./snowflake-base32";
 import { checkPrefix, typeIdSuffix, withPrefix } from "./typeid";
 import { parseUuid } from "./uuid";
 
-export type BoundsKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
-export const BOUNDS_KINDS: readonly BoundsKind[] = ["snowflake", "ulid", "uuidv7", "typeid"];
+export { BOUNDS_KINDS, type BoundsKind, TIME_RULE };
 
 /** A time: Unix milliseconds, a Date, or text (decimal Unix ms, or ISO 8601 with a zone). */
 export type TimeInput = number | Date | string;
@@ -50,9 +50,6 @@ export interface IdBounds {
 	fromMs: number;
 	toMs: number;
 }
-
-export const TIME_RULE =
-	"Unix milliseconds (decimal digits) or ISO 8601 with a zone, e.g. 2026-11-01T00:00:00Z, 2026-11-01T00:00:00.123456+02:00 (a fraction beyond the millisecond rounds up) or 2026-11-01";
 
 /**
  * Reads one end of a window as Unix ms (ISO text exactly: `readIsoTime`); throws

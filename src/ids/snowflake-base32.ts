@@ -11,6 +11,7 @@
  */
 import { base32Digits } from "./base32";
 import { describeValue, IdError } from "./errors";
+import { invalidSnowflakeFormat, SNOWFLAKE_FORMATS, type SnowflakeFormat } from "./field-rules";
 import type { SnowflakeLayout } from "./layout";
 import type { IdRun } from "./snowflake";
 import { checkRun, formatRuns } from "./snowflake-text";
@@ -22,11 +23,9 @@ import {
 	TYPEID_ALPHABET,
 } from "./typeid";
 
-export const SNOWFLAKE_BASE32_LENGTH = 13;
-/** How Snowflake IDs are written: decimal digits (the default) or 13 base32 characters. */
-export type SnowflakeFormat = "decimal" | "base32";
-export const SNOWFLAKE_FORMATS: readonly SnowflakeFormat[] = ["decimal", "base32"];
+export { invalidSnowflakeFormat, SNOWFLAKE_FORMATS, type SnowflakeFormat };
 
+export const SNOWFLAKE_BASE32_LENGTH = 13;
 /** A text form asked for: decimal, or base32 with an optional prefix ("" for none). */
 export interface SnowflakeTextForm {
 	format: SnowflakeFormat;
@@ -134,14 +133,6 @@ export function snowflakeTextForm(format: unknown, prefix: unknown): SnowflakeTe
 	}
 	const base32 = format === "base32" || Boolean(checked); // "" is no prefix
 	return { format: base32 ? "base32" : "decimal", prefix: checked ?? "" };
-}
-
-export function invalidSnowflakeFormat(got: unknown): IdError {
-	const shown = typeof got === "string" ? JSON.stringify(got) : String(got);
-	return new IdError(
-		"invalid_format",
-		`format must be "decimal" or "base32" (13 lowercase characters, sorting as the number), given once; got ${shown}`,
-	);
 }
 
 /** One ID in the asked form. */

@@ -17,19 +17,16 @@
  */
 import { CROCKFORD_ALPHABET, decodeBits, describeCharAt, encodeBits } from "./base32";
 import { isoTime } from "./clock";
-import { describeValue, IdError } from "./errors";
+import { IdError } from "./errors";
+import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN, PREFIX_RULE } from "./field-rules";
 import { formatUuid, HEX_VALUES, isUuidV7, parseUuid, uuidV7Timestamp } from "./uuid";
 import { UuidV7Factory } from "./uuidv7";
+
+export { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN, PREFIX_RULE };
 
 /** TypeID's alphabet: Crockford's 32 digits in lowercase, in ascending character order. */
 export const TYPEID_ALPHABET = CROCKFORD_ALPHABET.toLowerCase();
 export const TYPEID_SUFFIX_LENGTH = 26;
-export const MAX_PREFIX_LENGTH = 63;
-export const PREFIX_PATTERN = /^([a-z]([a-z_]*[a-z])?)?$/;
-
-/** What a prefix may be, for error messages. */
-export const PREFIX_RULE =
-	"at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), or empty";
 
 /** Character code → value for the strict lowercase alphabet, -1 otherwise. */
 const STRICT_VALUES = buildStrictValues();
@@ -58,16 +55,6 @@ export function checkPrefix(prefix: unknown): string | undefined {
 	if (prefix === undefined) return undefined;
 	if (typeof prefix === "string" && isValidPrefix(prefix)) return prefix;
 	throw invalidPrefix(prefix);
-}
-
-/** `invalid_prefix` for `got`, saying the rule. */
-export function invalidPrefix(got: unknown): IdError {
-	const shown = typeof got === "string" && got.length > 70 ? `${got.slice(0, 70)}…` : got;
-	const length = typeof got === "string" ? ` (${got.length} characters)` : "";
-	return new IdError(
-		"invalid_prefix",
-		`prefix must be ${PREFIX_RULE}, given once; got ${describeValue(shown)}${length}`,
-	);
 }
 
 /** `prefix_text`, or `text` alone for the empty prefix (the spec omits the separator then). */

@@ -6,10 +6,11 @@
  * or from layers below it; never upward, never across transports):
  *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
  *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
- *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts;
- *                     RPC: rpc-call.ts (one call, its log line)
- *   3. operations     operations.ts, forms.ts, lease-operations.ts (one implementation
- *                     for both transports)
+ *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts,
+ *                     hono-apps.ts; RPC: rpc-call.ts (one call, its log line)
+ *   3. operations     isolate-ids.ts (ULID, UUIDv7), and loaded on first use through
+ *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts
+ *                     (one implementation for both transports)
  *   4. rules, objects rules.ts (count, worker ID, format), lease-input.ts, lease-search.ts,
  *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
  *                     decode-options.ts, request-note.ts
@@ -18,11 +19,10 @@
  *                     snowflake-do.ts (the object, on config and the core)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */
-import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
+import { serviceApp } from "./hono-apps";
 import { redactedPath } from "./lease-input";
 import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
@@ -59,7 +59,7 @@ const PAGES = new Set(["/", "/docs"]);
  * request"). Matching is the trie's either way; Linear and Pattern routers would also
  * match `/health/` for `/health`.
  */
-const base = new Hono<AppEnv>({ router: new TrieRouter() })
+const base = serviceApp<AppEnv>()
 	.use(staticFiles())
 	.use(requestId())
 	.use(requestLog())

@@ -1,6 +1,6 @@
 import { IdError } from "../ids/errors";
 import { type LayoutConfig, MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
-import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake";
+import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake-options";
 import type { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
 import { ConfigProblems } from "./config-problems";

@@ -5,11 +5,13 @@
  * defaulting to the service's). ULIDs and UUIDs ignore it.
  *
  *   decodeWith(config, "175928847299117063", { layout: "discord" });
+ *   decode(config, id, options); // the operation, behind both transports
  */
 
 import type { DecodeOptions } from "../api";
 import { DECODE_FORMATS, type DecodedId, type DecodeFormat, decodeId } from "../ids/decode";
 import { IdError } from "../ids/errors";
+import { invalidDecodeFormat, invalidPreset } from "../ids/field-rules";
 import {
 	customLayout,
 	DECODE_PRESETS,
@@ -22,15 +24,9 @@ import { MAX_DATE_MS } from "../ids/layout";
 import type { Config } from "./config";
 
 export type { DecodeOptions };
+export { invalidDecodeFormat, invalidPreset };
 
 const WIDTHS = ["timeBits", "workerBits", "sequenceBits", "epoch", "timeUnitMs"] as const;
-
-export function invalidPreset(got: unknown): IdError {
-	return new IdError(
-		"invalid_layout",
-		`layout must be one of ${PRESET_NAMES.join(", ")}, given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
-	);
-}
 
 /** The layout the options name, or undefined for the service's own. */
 function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | undefined {
@@ -79,14 +75,6 @@ function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | u
 	});
 }
 
-/** `invalid_format` for `/decode`'s `format`. */
-export function invalidDecodeFormat(got: unknown): IdError {
-	return new IdError(
-		"invalid_format",
-		`format must be "typeid" (a bare TypeID, which otherwise reads as a ULID) or "base32" (a bare 13-character Snowflake), given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
-	);
-}
-
 /**
  * Decodes `id` under the options' layout (decimal Snowflake-like IDs) or by its shape
  * (ULID, UUID, prefixed TypeID or base32 Snowflake); `format` reads a bare TypeID or
@@ -104,4 +92,14 @@ export function decodeWith(
 	const layout = chosenLayout(config, options);
 	if (layout && format === undefined && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
 	return decodeId(id, config.layout, format);
+}
+
+/** `/decode/:id` and RPC `decode`: `id` read under `options` (an id that is not text is `invalid_id`). */
+export function decode(
+	config: Config,
+	id: unknown,
+	options: DecodeOptions = {},
+): DecodedId | DecodedForeign {
+	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
+	return decodeWith(config, id, options);
 }

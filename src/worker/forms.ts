@@ -11,7 +11,7 @@ import { type BoundsKind, idBounds } from "../ids/id-bounds";
 import type { SnowflakeFormat } from "../ids/snowflake-base32";
 import { checkPrefix, TypeIdFactory } from "../ids/typeid";
 import type { Config } from "./config";
-import { uuidFactory } from "./operations";
+import { uuidFactory } from "./isolate-ids";
 import { requestCount, type Via } from "./rules";
 
 export type { IdRange, TypeIdIds };

@@ -2,25 +2,19 @@
  * The service's operations, one implementation behind both the HTTP routes and
  * the IdService RPC entrypoint: same validation, same values, same errors.
  */
-import type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids } from "../api";
+import type { SnowflakeBlocks, SnowflakeIds } from "../api";
 import { blocksOfRuns } from "../ids/blocks";
-import type { DecodedId } from "../ids/decode";
-import { IdError } from "../ids/errors";
-import type { DecodedForeign } from "../ids/foreign-layouts";
 import type { Background, IssuedRuns } from "../ids/id-pool";
 import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake-base32";
-import { UlidFactory, ulidToUuid } from "../ids/ulid";
-import { UuidV7Factory } from "../ids/uuidv7";
 import { autoPool } from "./auto-pools";
 import type { Config } from "./config";
-import { type DecodeOptions, decodeWith } from "./decode-options";
 import { refuseLeased } from "./lease-input";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
-import { checkFormat, checkWorkerId, requestCount, type Via } from "./rules";
+import { checkWorkerId, requestCount, type Via } from "./rules";
 import type { StatsResult } from "./snowflake-do";
 
-export type { SnowflakeBlocks, SnowflakeIds, UlidIds, UuidV7Ids };
+export type { SnowflakeBlocks, SnowflakeIds };
 
 /**
  * Spreads `/snowflake` across the worker IDs of the caller's region (or
@@ -126,39 +120,4 @@ export async function snowflakeStats(
 		stub.stats(workerId),
 	);
 	return stats;
-}
-
-// Per-isolate monotonic state, made on first use: no randomness at module top level.
-let ulids: UlidFactory | undefined;
-let uuids: UuidV7Factory | undefined;
-
-export function ulidIds(
-	config: Config,
-	input: { count?: unknown; format?: unknown; via?: Via },
-): UlidIds {
-	const count = requestCount(config, input.count, input.via);
-	const format = checkFormat(input.format);
-	ulids ??= new UlidFactory();
-	const ids = ulids.nextBatch(Date.now(), count);
-	return { type: "ulid", ids: format === "uuid" ? ids.map(ulidToUuid) : ids };
-}
-
-export function uuidv7Ids(config: Config, input: { count?: unknown; via?: Via }): UuidV7Ids {
-	const count = requestCount(config, input.count, input.via);
-	return { type: "uuidv7", ids: uuidFactory().nextBatch(Date.now(), count) };
-}
-
-/** This isolate's UUIDv7 factory: /uuidv7 and /typeid share it, so both are one monotonic sequence. */
-export function uuidFactory(): UuidV7Factory {
-	uuids ??= new UuidV7Factory();
-	return uuids;
-}
-
-export function decode(
-	config: Config,
-	id: unknown,
-	options: DecodeOptions = {},
-): DecodedId | DecodedForeign {
-	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
-	return decodeWith(config, id, options);
 }

@@ -25,19 +25,15 @@ import { describeValue } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
 import { serviceError } from "./errors";
-import { idRange, type RangeInput, typeidIds } from "./forms";
-import { acquireLease, leaseStatus, releaseLease, renewLease } from "./lease-operations";
+import type { RangeInput } from "./forms";
+import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "./isolate-ids";
 import {
-	decode,
-	type SnowflakeIds,
-	snowflakeBlocks,
-	snowflakeIds,
-	snowflakeStats,
-	type UlidIds,
-	type UuidV7Ids,
-	ulidIds,
-	uuidv7Ids,
-} from "./operations";
+	decodeOperation,
+	formOperations,
+	leaseOperations,
+	snowflakeOperations,
+} from "./on-first-use";
+import type { SnowflakeIds } from "./operations";
 import { askedNote } from "./request-note";
 import { rpcCall } from "./rpc-call";
 
@@ -66,7 +62,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		const asking = askedNote("snowflake", options);
 		if (options?.workerId !== undefined) asking.source = "direct";
 		return rpcCall(this.env, "snowflake", asking, async (config, note) => {
-			const { body, source } = await snowflakeIds(
+			const { body, source } = await (await snowflakeOperations()).snowflakeIds(
 				this.env,
 				config,
 				{ ...optionsObject(options), via: "rpc" },
@@ -79,8 +75,15 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 
 	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
 	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
-		return rpcCall(this.env, "snowflakeBlocks", askedNote("snowflake-blocks", options), (config) =>
-			snowflakeBlocks(this.env, config, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(
+			this.env,
+			"snowflakeBlocks",
+			askedNote("snowflake-blocks", options),
+			async (config) =>
+				(await snowflakeOperations()).snowflakeBlocks(this.env, config, {
+					...optionsObject(options),
+					via: "rpc",
+				}),
 		);
 	}
 
@@ -98,8 +101,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 
 	/** UUIDv7s in TypeID form (`user_01j…`), monotonic with `uuidv7`'s; `prefix` omitted: bare TypeIDs. */
 	async typeid(options: TypeIdOptions = {}): Promise<TypeIdIds> {
-		return rpcCall(this.env, "typeid", askedNote("typeid", options), (config) =>
-			typeidIds(config, { ...optionsObject(options), via: "rpc" }),
+		return rpcCall(this.env, "typeid", askedNote("typeid", options), async (config) =>
+			(await formOperations()).typeidIds(config, { ...optionsObject(options), via: "rpc" }),
 		);
 	}
 
@@ -108,8 +111,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 * (Unix ms or ISO 8601): `WHERE id BETWEEN min AND max`.
 	 */
 	async range(options: RangeOptions): Promise<IdRange> {
-		return rpcCall(this.env, "range", askedNote("range", options), (config) =>
-			idRange(config, { ...(optionsObject(options) as RangeInput), via: "rpc" }),
+		return rpcCall(this.env, "range", askedNote("range", options), async (config) =>
+			(await formOperations()).idRange(config, {
+				...(optionsObject(options) as RangeInput),
+				via: "rpc",
+			}),
 		);
 	}
 
@@ -118,8 +124,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 * `{ layout: "discord" }` or explicit `{ timeBits, workerBits, sequenceBits, epoch?, timeUnitMs? }`.
 	 */
 	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
-		return rpcCall(this.env, "decode", {}, (config) =>
-			decode(config, id, optionsObject(options) as DecodeOptions),
+		return rpcCall(this.env, "decode", {}, async (config) =>
+			(await decodeOperation()).decode(config, id, optionsObject(options) as DecodeOptions),
 		);
 	}
 
@@ -130,8 +136,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 
 	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
-		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), (config) =>
-			snowflakeStats(this.env, config, workerId, "rpc"),
+		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), async (config) =>
+			(await snowflakeOperations()).snowflakeStats(this.env, config, workerId, "rpc"),
 		);
 	}
 
@@ -142,7 +148,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 */
 	async acquireLease(options: AcquireLeaseOptions = {}): Promise<LeaseGrant> {
 		return rpcCall(this.env, "acquireLease", askedNote("lease", options), async (config, note) => {
-			const { grant, probes } = await acquireLease(this.env, config, {
+			const { grant, probes } = await (await leaseOperations()).acquireLease(this.env, config, {
 				...optionsObject(options),
 				via: "rpc",
 			});
@@ -153,22 +159,32 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 
 	/** The lease's span moved on; `lease_lost` once released or taken over. */
 	async renewLease(lease: LeaseRef): Promise<LeaseGrant> {
-		return rpcCall(this.env, "renewLease", askedNote("lease", lease), (config) =>
-			renewLease(this.env, config, { ...optionsObject(lease), via: "rpc" }),
+		return rpcCall(this.env, "renewLease", askedNote("lease", lease), async (config) =>
+			(await leaseOperations()).renewLease(this.env, config, {
+				...optionsObject(lease),
+				via: "rpc",
+			}),
 		);
 	}
 
 	/** Frees the worker ID at once (the span's unused ticks are never issued again). */
 	async releaseLease(lease: LeaseRef): Promise<void> {
-		return rpcCall(this.env, "releaseLease", askedNote("lease", lease), (config) =>
-			releaseLease(this.env, config, { ...optionsObject(lease), via: "rpc" }),
+		return rpcCall(this.env, "releaseLease", askedNote("lease", lease), async (config) =>
+			(await leaseOperations()).releaseLease(this.env, config, {
+				...optionsObject(lease),
+				via: "rpc",
+			}),
 		);
 	}
 
 	/** A worker ID's lease state (held, grace or free), holder label and span; never its leaseId. */
 	async leaseStatus(workerId: number): Promise<LeaseState> {
-		return rpcCall(this.env, "leaseStatus", askedNote("lease-status", { workerId }), (config) =>
-			leaseStatus(this.env, config, { workerId, via: "rpc" }),
+		return rpcCall(
+			this.env,
+			"leaseStatus",
+			askedNote("lease-status", { workerId }),
+			async (config) =>
+				(await leaseOperations()).leaseStatus(this.env, config, { workerId, via: "rpc" }),
 		);
 	}
 

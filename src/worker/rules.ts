@@ -7,7 +7,7 @@
  */
 import type { UlidFormat } from "../api";
 import { type CountRule, checkCount, describeValue, IdError, invalidCount } from "../ids/errors";
-import { maxIdsPerCall } from "../ids/snowflake";
+import { maxIdsPerCall } from "../ids/snowflake-options";
 import type { Config } from "./config";
 import { type ServiceError, serviceError } from "./errors";
 

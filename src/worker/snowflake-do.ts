@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { SnowflakeStatsInfo } from "../api";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
-import { type GrantedSpan, type LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
+import type { GrantedSpan, LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
 import type { LeaseAsk, LeaseView } from "../ids/lease-rules";
 import type { IdRun } from "../ids/snowflake";
 import { objectConfigFrom } from "./config";
@@ -15,12 +15,8 @@ import {
 	storedNamespaceMismatch,
 } from "./layout-guard";
 import { sameLeaseHash } from "./lease-secret";
-import {
-	claimNamespaceLayout,
-	storedLayoutOf,
-	storeLayoutChecked,
-	WorkerIdStorage,
-} from "./worker-id-storage";
+import { objectModules } from "./on-first-use";
+import type { WorkerIdStorage } from "./worker-id-storage";
 
 /** A refusal. Errors travel as values: own properties of a thrown error do not cross RPC. */
 export type ObjectFailure = {
@@ -171,6 +167,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	 * NAMESPACE_LAYOUT_NAME (an instance of this class): `fingerprint` if none yet.
 	 */
 	async claimLayout(fingerprint: string): Promise<string> {
+		const { claimNamespaceLayout } = await objectModules();
 		return claimNamespaceLayout(this.ctx.storage, fingerprint);
 	}
 
@@ -194,9 +191,13 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		const config = objectConfigFrom(this.env);
 		const { layout } = config;
 		const fingerprint = layout.fingerprint();
+		const { LeaseKeeper, WorkerIdStorage, storedLayoutOf, storeLayoutChecked } =
+			await objectModules();
 		const { stored, checked } = storedLayoutOf(this.ctx.storage);
 		if (checked !== (stored?.fingerprint ?? fingerprint)) {
+			const own = stored?.fingerprint ?? fingerprint;
 			await this.checkNamespaceLayout(workerId, stored?.fingerprint, fingerprint);
+			storeLayoutChecked(this.ctx.storage, own, stored === undefined);
 		}
 		// IDs issued under another layout could collide with this one's: refuse.
 		if (stored !== undefined && stored.fingerprint !== fingerprint) {
@@ -236,7 +237,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	 * the namespace's, claiming it for the namespace when the namespace holds none: so
 	 * after an upgrade from a version without it, the first worker ID to start records
 	 * the layout its IDs were issued under, and every later one, used or not, is
-	 * compared with that. Equal: both are stored, and never compared again.
+	 * compared with that. Equal: the caller stores both, and they are never compared again.
 	 */
 	private async checkNamespaceLayout(
 		workerId: number,
@@ -258,7 +259,6 @@ export class SnowflakeWorker extends DurableObject<Env> {
 				? storedLayoutMismatch(workerId, stored, configured)
 				: storedNamespaceMismatch(workerId, stored, held);
 		}
-		storeLayoutChecked(this.ctx.storage, own, stored === undefined);
 	}
 
 	/** The namespace's layout, claimed for `fingerprint` when it holds none. */

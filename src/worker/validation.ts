@@ -1,13 +1,20 @@
 import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
 import { validator } from "hono/validator";
-import { DECODE_FORMATS } from "../ids/decode";
 import { describeValue, IdError } from "../ids/errors";
-import { PRESET_NAMES } from "../ids/foreign-layouts";
-import { BOUNDS_KINDS, TIME_RULE } from "../ids/id-bounds";
-import { invalidSnowflakeFormat, SNOWFLAKE_FORMATS } from "../ids/snowflake-base32";
-import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN } from "../ids/typeid";
+import {
+	BOUNDS_KINDS,
+	DECODE_FORMATS,
+	invalidDecodeFormat,
+	invalidPrefix,
+	invalidPreset,
+	invalidSnowflakeFormat,
+	MAX_PREFIX_LENGTH,
+	PREFIX_PATTERN,
+	PRESET_NAMES,
+	SNOWFLAKE_FORMATS,
+	TIME_RULE,
+} from "../ids/field-rules";
 import type { AppEnv } from "./app-env";
-import { invalidDecodeFormat, invalidPreset } from "./decode-options";
 import type { ServiceError } from "./errors";
 import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
 import { invalidLeaseWorkerId } from "./lease-input";

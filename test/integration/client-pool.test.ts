@@ -1,12 +1,7 @@
-/**
- * createIdPool against the real bundle running a layout that is not Twitter's
- * (8 worker bits, 14 sequence bits), over the RPC binding and over HTTP: the
- * pool must rebuild exactly the service's IDs, each its answer's worker ID's.
- */
-import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { builtEntry, workerModules } from "../../scripts/lib/built-worker";
 import { type IdServiceRpc, idsClient } from "../../src/client";
 import { createIdPool } from "../../src/client/pool";
 import type { IdService } from "../../src/index";
@@ -27,8 +22,7 @@ beforeAll(async () => {
 			workers: [
 				{
 					name: "edge-ids",
-					modules: true,
-					scriptPath: resolve(".build/service/index.js"),
+					...workerModules(builtEntry(".build/service")),
 					compatibilityDate,
 					bindings: { ...LAYOUT, REQUEST_LOG: "off" },
 					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },

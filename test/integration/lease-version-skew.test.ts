@@ -12,16 +12,17 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { builtEntry, workerModules } from "../../scripts/lib/built-worker";
 import type { LeaseGrant } from "../../src/api";
 import { previousBundle } from "./previous-version";
 
 const service = unstable_readConfig({ config: "wrangler.toml" });
 const vars = service.vars as Record<string, string>;
-const CURRENT = resolve(".build/service/index.js");
+const CURRENT = builtEntry(".build/service");
 let previous: string;
 let storage: string;
 
@@ -47,8 +48,7 @@ async function start(parts: Part[]): Promise<Miniflare> {
 			resourcePersistencePath: storage,
 			workers: parts.map((part) => ({
 				name: part.name,
-				modules: true,
-				scriptPath: part.script,
+				...workerModules(part.script),
 				compatibilityDate: service.compatibility_date,
 				bindings: { ...vars, ...(part.leases ? { LEASE_WORKER_IDS: "900-931" } : {}) },
 				durableObjects: {

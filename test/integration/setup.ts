@@ -1,6 +1,6 @@
-import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { builtEntry, workerModules } from "../../scripts/lib/built-worker";
 
 /** The worker IDs the lease tests lease to holders: `vars: LEASES_ON`. */
 export const LEASES_ON = { LEASE_WORKER_IDS: "900-931" };
@@ -36,8 +36,7 @@ export async function startServiceAndConsumer(
 			workers: [
 				{
 					name: service.name,
-					modules: true,
-					scriptPath: resolve(".build/service/index.js"),
+					...workerModules(builtEntry(".build/service")),
 					compatibilityDate: service.compatibility_date,
 					bindings: {
 						...(service.vars as Record<string, string>),
@@ -51,8 +50,7 @@ export async function startServiceAndConsumer(
 				},
 				{
 					name: consumer.name,
-					modules: true,
-					scriptPath: resolve(".build/consumer/index.js"),
+					...workerModules(builtEntry(".build/consumer")),
 					compatibilityDate: consumer.compatibility_date,
 					serviceBindings: { IDS: { name: service.name ?? "edge-ids", entrypoint: "IdService" } },
 				},

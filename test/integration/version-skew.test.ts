@@ -1,13 +1,7 @@
-/**
- * Version skew: during a gradual deployment an object runs one version while each
- * request's Worker is chosen separately. Here two Workers share ONE object
- * namespace (the second binds the first's class), the second on another layout:
- * it must refuse the object's runs, never write them as its own IDs.
- */
-import { resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { builtEntry, workerModules } from "../../scripts/lib/built-worker";
 
 let mf: Miniflare;
 
@@ -15,8 +9,7 @@ beforeAll(async () => {
 	const service = unstable_readConfig({ config: "wrangler.toml" });
 	const vars = service.vars as Record<string, string>;
 	const bundle = {
-		modules: true,
-		scriptPath: resolve(".build/service/index.js"),
+		...workerModules(builtEntry(".build/service")),
 		compatibilityDate: service.compatibility_date,
 	};
 	mf = new Miniflare(

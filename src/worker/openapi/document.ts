@@ -9,17 +9,17 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { version as packageVersion } from "../../../package.json";
-import { docsOperations } from "../routes/docs";
-import { leaseOperations } from "../routes/leases";
-import { metaOperations } from "../routes/meta";
-import { pageOperations } from "../routes/page";
-import { rangeOperations } from "../routes/range";
-import { regionOperations } from "../routes/regions";
-import { snowflakeOperations } from "../routes/snowflake";
-import { statelessOperations } from "../routes/stateless";
-import { typeidOperations } from "../routes/typeid";
 import { describe } from "./describe";
 import { VERSION_MARK } from "./operation";
+import { docsOperations } from "./paths/docs";
+import { leaseOperations } from "./paths/leases";
+import { metaOperations } from "./paths/meta";
+import { pageOperations } from "./paths/page";
+import { rangeOperations } from "./paths/range";
+import { regionOperations } from "./paths/regions";
+import { snowflakeOperations } from "./paths/snowflake";
+import { statelessOperations } from "./paths/stateless";
+import { typeidOperations } from "./paths/typeid";
 
 const DESCRIPTION = `Unique, sortable IDs from Cloudflare Workers: Snowflake IDs (64-bit, as decimal strings) from one Durable Object per worker ID, ULIDs, UUIDv7s and TypeIDs made in the Worker, Snowflakes also as short sortable base32 text, the ID bounds of a time window, and a decoder for them all and for other systems' Snowflake-like IDs.
 

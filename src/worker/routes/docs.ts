@@ -2,140 +2,33 @@
  * `GET /openapi.json`: the OpenAPI 3.1 description of every route, generated from
  * the operations each route file exports (`npm run openapi`: ../openapi/document.ts)
  * and served as that text: the Worker builds no schema for it.
- * `GET /docs`: a reference page rendered by Scalar's API reference, loaded from
- * jsDelivr at a pinned version with Subresource Integrity, under a CSP that allows
- * that script, one inline script of the page's own, the document and nothing else.
- * Until the reference renders, the page says what it is and links the document.
+ * `GET /docs`: a reference page rendered by Scalar's API reference (./docs-page.ts).
  * Both are public, like `/health`: they describe the API and hold no data.
  */
-import { Hono } from "hono";
 import { version } from "../../../package.json";
 import type { AppEnv } from "../app-env";
-import { OPENAPI_TEMPLATE } from "../openapi/document.generated";
-import { operation, VERSION_MARK } from "../openapi/operation";
+import { routeGroup } from "../hono-apps";
+import { docsPage, openApiDocument } from "../on-first-use";
+import { VERSION_MARK } from "../openapi/operation";
 
-export const docsOperations = [
-	operation({
-		method: "get",
-		path: "/openapi.json",
-		summary: "This OpenAPI 3.1 document",
-		tag: "Service",
-		ok: "documentSchema",
-		public: true,
-	}),
-	operation({
-		method: "get",
-		path: "/docs",
-		summary: "The API reference (HTML)",
-		tag: "Service",
-		html: true,
-		public: true,
-	}),
-];
-
-// Scalar's API reference, pinned: bump the version and the hash together
-// (`openssl dgst -sha384 -binary dist/browser/standalone.js | base64` over the npm tarball).
-const SCALAR =
-	"https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js";
-const SCALAR_SRI = "sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK";
-// No fonts, telemetry, agent or MCP calls to scalar.com: the page talks to this origin only.
-const SCALAR_CONFIG = JSON.stringify({
-	withDefaultFonts: false,
-	telemetry: false,
-	agent: { disabled: true },
-	mcp: { disabled: true },
-	showDeveloperTools: "never",
-});
-
-/**
- * Swaps the fallback for the reference once Scalar's script has run (its `load`
- * event), or says why it did not (its `error` event: offline, blocked, or a copy
- * that fails the integrity check). Allowed by its hash in the CSP; no other inline
- * script runs. Element load events do not reach `window`: listen on `document`.
- */
-const SWAP_SCRIPT = `document.addEventListener("load", (event) => {
-	if (event.target.id === "reference-script") document.getElementById("fallback").remove();
-}, true);
-document.addEventListener("error", (event) => {
-	if (event.target.id !== "reference-script") return;
-	document.getElementById("fallback-state").textContent = "The reference could not be loaded from cdn.jsdelivr.net.";
-}, true);`;
-
-// Shown until the reference replaces it: a blank page would say nothing when the
-// CDN is out of reach (offline, a proxy or firewall), or when JavaScript is off.
-const DOCS_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>edge-ids API reference</title>
-<link rel="icon" href="/favicon.ico" sizes="32x32">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>
-#fallback { max-width: 42rem; margin: 3rem auto; padding: 0 1rem; font: 1rem/1.5 system-ui, sans-serif; }
-#fallback code { font-size: 0.95em; }
-</style>
-</head>
-<body>
-<main id="fallback">
-<h1>edge-ids API reference</h1>
-<p>This page shows every route of this service, its parameters, answers and errors, rendered from its OpenAPI description by Scalar's API reference, a script loaded from cdn.jsdelivr.net. <strong id="fallback-state">Loading the reference…</strong></p>
-<p>The description itself is always here: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1, JSON). Open it in any OpenAPI viewer or client generator.</p>
-<p>If the reference does not appear, this browser cannot load the script: it is offline, a proxy or firewall blocks <code>cdn.jsdelivr.net</code>, or JavaScript is off.</p>
-</main>
-<script id="api-reference" type="application/json" data-url="/openapi.json" data-configuration='${SCALAR_CONFIG}'></script>
-<script>
-${SWAP_SCRIPT}
-</script>
-<script src="${SCALAR}" integrity="${SCALAR_SRI}" crossorigin="anonymous" id="reference-script"></script>
-</body>
-</html>
-`;
-
-/** The inline script's CSP source, `'sha256-…'` of its exact text (computed once, on first use). */
-let swapScriptSource: Promise<string> | undefined;
-
-function inlineScriptSource(): Promise<string> {
-	swapScriptSource ??= crypto.subtle
-		.digest("SHA-256", new TextEncoder().encode(`\n${SWAP_SCRIPT}\n`))
-		.then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
-	return swapScriptSource;
-}
-
-/**
- * Exactly what the page loads: the pinned script and the inline one that swaps the
- * fallback for it, the document and "try it" calls to this origin, the styles and
- * images the UI writes inline. Nothing may frame it.
- */
-export async function docsCsp(): Promise<string> {
-	return [
-		"default-src 'none'",
-		`script-src ${SCALAR} ${await inlineScriptSource()}`,
-		"style-src 'unsafe-inline'",
-		"img-src 'self' data:",
-		"font-src data:",
-		"connect-src 'self'",
-		"base-uri 'none'",
-		"form-action 'none'",
-		"frame-ancestors 'none'",
-	].join("; ");
-}
-
-/** The document's text with the package's version, made on its first request. */
+/** The document's text with the package's version, made (and its chunk loaded) on its first request. */
 let documentText: string | undefined;
 
-function openApiText(): string {
+async function openApiText(): Promise<string> {
+	const { OPENAPI_TEMPLATE } = await openApiDocument();
 	documentText ??= OPENAPI_TEMPLATE.replace(JSON.stringify(VERSION_MARK), JSON.stringify(version));
 	return documentText;
 }
 
-export const docsRoutes = new Hono<AppEnv>()
-	.get("/openapi.json", (c) => c.body(openApiText(), 200, { "Content-Type": "application/json" }))
-	.get("/docs", async (c) =>
-		c.html(DOCS_PAGE, 200, {
+export const docsRoutes = routeGroup<AppEnv>()
+	.get("/openapi.json", async (c) =>
+		c.body(await openApiText(), 200, { "Content-Type": "application/json" }),
+	)
+	.get("/docs", async (c) => {
+		const { DOCS_PAGE, docsCsp } = await docsPage();
+		return c.html(DOCS_PAGE, 200, {
 			"Content-Security-Policy": await docsCsp(),
 			"X-Content-Type-Options": "nosniff",
 			"Referrer-Policy": "no-referrer",
-		}),
-	);
+		});
+	});

@@ -1,46 +1,17 @@
-import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { operation } from "../openapi/operation";
-import { decode } from "../operations";
+import { routeGroup } from "../hono-apps";
+import { decodeOperation } from "../on-first-use";
 import { decodeQuery, idParam, validate } from "../validation";
 
-export const metaRoutes = new Hono<AppEnv>()
+export const metaRoutes = routeGroup<AppEnv>()
 	.get("/health", (c) => c.json({ status: "ok" as const }))
 	.get("/layout", (c) => c.json(c.var.config.layout.toJSON()))
-	.get("/decode/:id", validate("param", idParam), validate("query", decodeQuery), (c) =>
-		c.json(decode(c.var.config, c.req.valid("param").id, c.req.valid("query"))),
+	.get("/decode/:id", validate("param", idParam), validate("query", decodeQuery), async (c) =>
+		c.json(
+			(await decodeOperation()).decode(c.var.config, c.req.valid("param").id, c.req.valid("query")),
+		),
 	)
 	// An empty ID is an invalid ID (as over RPC), not an unknown path; it takes the same query.
-	.get("/decode/", validate("query", decodeQuery), (c) =>
-		c.json(decode(c.var.config, "", c.req.valid("query"))),
+	.get("/decode/", validate("query", decodeQuery), async (c) =>
+		c.json((await decodeOperation()).decode(c.var.config, "", c.req.valid("query"))),
 	);
-
-export const metaOperations = [
-	operation({
-		method: "get",
-		path: "/health",
-		summary: "Liveness",
-		tag: "Service",
-		ok: "healthSchema",
-		public: true,
-		unlimited: true,
-	}),
-	operation({
-		method: "get",
-		path: "/layout",
-		summary: "The Snowflake layout this deployment issues IDs under",
-		tag: "Service",
-		ok: "layoutSchema",
-	}),
-	operation({
-		method: "get",
-		path: "/decode/{id}",
-		summary: "Decode a Snowflake, ULID, UUID or TypeID",
-		description:
-			"1-19 decimal digits is a Snowflake under the service's layout, 26 characters a ULID, a UUID with or without hyphens, in braces or as urn:uuid:; a prefixed text (`user_…`) is a TypeID (26 characters after the last `_`) or a base32 Snowflake (13). `format=typeid` reads a bare TypeID, `format=base32` a bare base32 Snowflake. `layout` (a preset) or explicit widths read other systems' decimal Snowflake-like IDs (up to 64 bits).",
-		tag: "Decode",
-		params: idParam,
-		query: decodeQuery,
-		ok: "decodedSchema",
-	}),
-];

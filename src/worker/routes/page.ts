@@ -5,19 +5,7 @@
  * This route makes `/` a path of the API: `POST /` is the service's 405, and `/`
  * needs no token.
  */
-import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { operation } from "../openapi/operation";
+import { routeGroup } from "../hono-apps";
 
-export const pageRoutes = new Hono<AppEnv>().get("/", (c) => c.env.ASSETS.fetch(c.req.raw));
-
-export const pageOperations = [
-	operation({
-		method: "get",
-		path: "/",
-		summary: "The playground (HTML)",
-		tag: "Service",
-		html: true,
-		public: true,
-	}),
-];
+export const pageRoutes = routeGroup<AppEnv>().get("/", (c) => c.env.ASSETS.fetch(c.req.raw));

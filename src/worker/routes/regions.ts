@@ -1,8 +1,7 @@
-import { Hono } from "hono";
 import type { RegionsInfo } from "../../api";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { operation } from "../openapi/operation";
+import { routeGroup } from "../hono-apps";
 import { autoSetFor, type CallerCf, callerPoint } from "../placement";
 import { greatCircleKm, HINT_POINTS } from "../regions";
 
@@ -30,16 +29,6 @@ export function regionsInfo(config: Config, cf: CallerCf): RegionsInfo {
 export type { RegionsInfo };
 
 /** `GET /regions`: the answer depends on the caller, so it is never cached. */
-export const regionRoutes = new Hono<AppEnv>().get("/regions", (c) =>
+export const regionRoutes = routeGroup<AppEnv>().get("/regions", (c) =>
 	c.json(regionsInfo(c.var.config, c.req.raw.cf), 200, { "Cache-Control": "no-store" }),
 );
-
-export const regionOperations = [
-	operation({
-		method: "get",
-		path: "/regions",
-		summary: "Worker IDs by region, and where an auto request from this caller goes",
-		tag: "Service",
-		ok: "regionsSchema",
-	}),
-];

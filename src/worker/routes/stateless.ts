@@ -1,13 +1,12 @@
-import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
+import { routeGroup } from "../hono-apps";
+import { ulidIds, uuidv7Ids } from "../isolate-ids";
 import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
-import { operation } from "../openapi/operation";
-import { ulidIds, uuidv7Ids } from "../operations";
 import { isolateIdsResponse } from "../respond";
 import { countQuery, ulidQuery, validate } from "../validation";
 
 /** ULID and UUIDv7: made in the Worker itself, no shared state. */
-export const statelessRoutes = new Hono<AppEnv>()
+export const statelessRoutes = routeGroup<AppEnv>()
 	.get("/ulid", validate("query", ulidQuery), (c) =>
 		isolateIdsResponse(c, "ulid", c.req.valid("query"), ulidIds),
 	)
@@ -25,27 +24,3 @@ export const statelessRoutes = new Hono<AppEnv>()
 			uuidv7Ids,
 		),
 	);
-
-const ULID_SUMMARY = "ULIDs (format=uuid: the same 128 bits as UUIDs)";
-const UUIDV7_SUMMARY = "UUIDv7s";
-const ulid = {
-	path: "/ulid",
-	tag: "ULID and UUIDv7",
-	query: ulidQuery,
-	ok: "ulidIdsSchema",
-	ids: true,
-} as const;
-const uuidv7 = {
-	path: "/uuidv7",
-	tag: "ULID and UUIDv7",
-	query: countQuery,
-	ok: "uuidv7IdsSchema",
-	ids: true,
-} as const;
-
-export const statelessOperations = [
-	operation({ ...ulid, method: "get", summary: ULID_SUMMARY }),
-	operation({ ...ulid, method: "post", summary: ULID_SUMMARY, body: ulidBody }),
-	operation({ ...uuidv7, method: "get", summary: UUIDV7_SUMMARY }),
-	operation({ ...uuidv7, method: "post", summary: UUIDV7_SUMMARY, body: countBody }),
-];

@@ -1,0 +1,58 @@
+/**
+ * `npm run build:worker` (wrangler's `[build]` command runs it before every `wrangler dev`
+ * and `wrangler deploy`): the Worker, bundled by esbuild into .build/worker/ in chunks.
+ *
+ * Why not wrangler's own bundle: it is one module, and workerd compiles all of it as
+ * a new isolate starts. Here code a route reaches only through `import()`
+ * (src/worker/on-first-use.ts: the Snowflake object's rules, the operations behind
+ * /snowflake, /leases, /decode, /range, /typeid, the OpenAPI document) becomes a
+ * chunk of its own, which workerd compiles only when first imported: an isolate that
+ * answers /health or /ulid never compiles them (docs/PERFORMANCE.md, "Startup").
+ * wrangler uploads the chunks beside the entry (`no_bundle`, `.mjs` files are ES modules).
+ *
+ * The options are wrangler's own (conditions, target, platform, NODE_ENV), minified,
+ * without kept function names: keeping them defines every function's `name` as it is
+ * created, which cost a new isolate's first request more than anything of ours. No
+ * answer or log line uses one.
+ *
+ *   npm run build:worker                 # .build/worker/index.mjs and its chunks
+ *   tsx scripts/build-worker.ts --outdir some/dir --metafile meta.json
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+const { values } = parseArgs({
+	options: {
+		outdir: { type: "string", default: ".build/worker" },
+		metafile: { type: "string" },
+	},
+});
+const outdir = values.outdir;
+
+// Chunk names carry a content hash: clear the last build's so no stale chunk is uploaded.
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+	entryPoints: { index: "src/index.ts" },
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	outdir,
+	outExtension: { ".js": ".mjs" },
+	chunkNames: "chunks/[name]-[hash]",
+	target: "es2024",
+	supported: { "import-source": true, using: true },
+	platform: "neutral",
+	conditions: ["workerd", "worker", "browser"],
+	mainFields: ["browser", "module", "main"],
+	external: ["cloudflare:*"],
+	define: { "process.env.NODE_ENV": '"production"' },
+	minify: !process.env.BUILD_WORKER_READABLE,
+	keepNames: false,
+	sourcemap: true,
+	metafile: values.metafile !== undefined,
+	logLevel: "warning",
+});
+if (values.metafile && result.metafile) {
+	writeFileSync(values.metafile, JSON.stringify(result.metafile));
+}

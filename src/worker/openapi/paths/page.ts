@@ -1,0 +1,13 @@
+/** The OpenAPI operations of ../../routes/page.ts (read by ../document.ts only, never by the Worker). */
+import { operation } from "../operation";
+
+export const pageOperations = [
+	operation({
+		method: "get",
+		path: "/",
+		summary: "The playground (HTML)",
+		tag: "Service",
+		html: true,
+		public: true,
+	}),
+];

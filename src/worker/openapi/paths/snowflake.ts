@@ -1,0 +1,71 @@
+/** The OpenAPI operations of ../../routes/snowflake.ts (read by ../document.ts only, never by the Worker). */
+import { snowflakeBody } from "../../json-body";
+import { snowflakeQuery, workerIdParam } from "../../validation";
+import { operation } from "../operation";
+
+const tag = "Snowflake";
+const auto = { tag, objects: true, query: snowflakeQuery } as const;
+/** A named worker ID may be leased to holders: 409 worker_id_leased. */
+const named = { ...auto, params: workerIdParam, conflicts: true } as const;
+const ids = { ok: "snowflakeIdsSchema", ids: true } as const;
+const runs = { ok: "blocksSchema" } as const;
+const AUTO =
+	"Snowflakes from a worker ID this deployment picks (near the caller, from a per-isolate pool)";
+const NAMED = "Snowflakes from one worker ID, strictly increasing";
+const BLOCKS =
+	"Blocks of consecutive Snowflakes ({first, count}) from one object call, never pooled";
+const NAMED_BLOCKS = "Blocks of consecutive Snowflakes from one worker ID";
+
+export const snowflakeOperations = [
+	operation({ ...auto, ...runs, method: "get", path: "/snowflake/blocks", summary: BLOCKS }),
+	operation({
+		...auto,
+		...runs,
+		method: "post",
+		path: "/snowflake/blocks",
+		summary: BLOCKS,
+		body: snowflakeBody,
+	}),
+	operation({
+		...named,
+		...runs,
+		method: "get",
+		path: "/snowflake/{workerId}/blocks",
+		summary: NAMED_BLOCKS,
+	}),
+	operation({
+		...named,
+		...runs,
+		method: "post",
+		path: "/snowflake/{workerId}/blocks",
+		summary: NAMED_BLOCKS,
+		body: snowflakeBody,
+	}),
+	operation({ ...auto, ...ids, method: "get", path: "/snowflake", summary: AUTO }),
+	operation({
+		...auto,
+		...ids,
+		method: "post",
+		path: "/snowflake",
+		summary: AUTO,
+		body: snowflakeBody,
+	}),
+	operation({ ...named, ...ids, method: "get", path: "/snowflake/{workerId}", summary: NAMED }),
+	operation({
+		...named,
+		...ids,
+		method: "post",
+		path: "/snowflake/{workerId}",
+		summary: NAMED,
+		body: snowflakeBody,
+	}),
+	operation({
+		tag,
+		objects: true,
+		params: workerIdParam,
+		ok: "statsSchema",
+		method: "get",
+		path: "/snowflake/{workerId}/stats",
+		summary: "Counters of one worker ID's object (they survive restarts)",
+	}),
+];

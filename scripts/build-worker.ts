@@ -3,11 +3,12 @@
  * and `wrangler deploy`): the Worker, bundled by esbuild into .build/worker/ in chunks.
  *
  * Why not wrangler's own bundle: it is one module, and workerd compiles all of it as
- * a new isolate starts. Here code a route reaches only through `import()`
- * (src/worker/on-first-use.ts: the Snowflake object's rules, the operations behind
- * /snowflake, /leases, /decode, /range, /typeid, the OpenAPI document) becomes a
- * chunk of its own, which workerd compiles only when first imported: an isolate that
- * answers /health or /ulid never compiles them (docs/PERFORMANCE.md, "Startup").
+ * a new isolate starts. Here the code that only some routes run is reached through
+ * `import()` (src/worker/on-first-use.ts: the Snowflake object's rules and records,
+ * the operations behind /snowflake, /decode, /range, /typeid and /leases, the /docs
+ * page, all in one chunk, and the OpenAPI document in another), and workerd compiles
+ * a chunk only when it is first imported: an isolate that answers /health or /ulid
+ * never compiles them (docs/PERFORMANCE.md, "Startup").
  * wrangler uploads the chunks beside the entry (`no_bundle`, `.mjs` files are ES modules).
  *
  * The options are wrangler's own (conditions, target, platform, NODE_ENV), minified,
@@ -17,6 +18,7 @@
  *
  *   npm run build:worker                 # .build/worker/index.mjs and its chunks
  *   tsx scripts/build-worker.ts --outdir some/dir --metafile meta.json
+ *   BUILD_WORKER_READABLE=1 npm run build:worker   # not minified: names to read a profile by
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -16,13 +16,13 @@ import { gzipSync } from "node:zlib";
 import { workerModules } from "./lib/built-worker";
 
 /**
- * About 7 % above the measured sizes (51.0 KiB gzip uploaded, 30.1 KiB at startup),
+ * About 7 % above the measured sizes (49.6 KiB gzip uploaded, 28.8 KiB at startup),
  * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
  * out of the Worker since requests are read with plain checks, took 46 KiB).
  * Raise them on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 55 * 1024;
-const STARTUP_BUDGET_GZIP_BYTES = 32 * 1024;
+const BUDGET_GZIP_BYTES = 53 * 1024;
+const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(REPO, "dist/index.mjs");
@@ -69,6 +69,8 @@ const FIRST_USE_ONLY = [
 	"src/worker/operations.ts",
 	"src/worker/lease-operations.ts",
 	"src/worker/forms.ts",
+	"src/worker/worker-id-storage.ts",
+	"src/worker/routes/docs-page.ts",
 	"src/worker/openapi/document.generated.ts",
 ];
 const distDir = dirname(entry);

@@ -5,7 +5,6 @@
  * defaulting to the service's). ULIDs and UUIDs ignore it.
  *
  *   decodeWith(config, "175928847299117063", { layout: "discord" });
- *   decode(config, id, options); // the operation, behind both transports
  */
 
 import type { DecodeOptions } from "../api";
@@ -92,14 +91,4 @@ export function decodeWith(
 	const layout = chosenLayout(config, options);
 	if (layout && format === undefined && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
 	return decodeId(id, config.layout, format);
-}
-
-/** `/decode/:id` and RPC `decode`: `id` read under `options` (an id that is not text is `invalid_id`). */
-export function decode(
-	config: Config,
-	id: unknown,
-	options: DecodeOptions = {},
-): DecodedId | DecodedForeign {
-	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
-	return decodeWith(config, id, options);
 }

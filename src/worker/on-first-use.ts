@@ -1,25 +1,28 @@
 /**
  * The parts of the service a new isolate loads when first used rather than at
- * startup: the Snowflake object's rules, the operations behind /snowflake, /decode,
- * the ID forms and ranges and the leases, the OpenAPI document and the /docs page.
- * The Worker is built in chunks (scripts/build-worker.ts) and workerd compiles a
- * chunk only when it is first imported, so a new isolate answering /health or /ulid
- * never compiles the code behind /snowflake or /leases (docs/PERFORMANCE.md,
- * "Startup"). Later calls find the module loaded.
+ * startup: the Snowflake object's rules, the operations behind /snowflake and
+ * /decode, the ID forms and ranges and the leases, the OpenAPI document and the
+ * /docs page. The Worker is built in chunks (scripts/build-worker.ts) and workerd
+ * compiles a chunk only when it is first imported, so a new isolate answering
+ * /health or /ulid never compiles the code behind /snowflake or /leases
+ * (docs/PERFORMANCE.md, "Startup"). Later calls find the module loaded.
+ * All of it is one chunk (./first-use-modules.ts says why), the OpenAPI document another.
  */
-export const snowflakeOperations = () => import("./operations");
-export const decodeOperation = () => import("./decode-options");
-export const formOperations = () => import("./forms");
-export const leaseOperations = () => import("./lease-operations");
-/** The OpenAPI document's text (110 KB): the largest single piece, needed by one route. */
-export const openApiDocument = () => import("./openapi/document.generated");
+const firstUse = () => import("./first-use-modules");
+
+export const snowflakeOperations = async () => (await firstUse()).snowflakeOperations;
+export const formOperations = async () => (await firstUse()).formOperations;
+export const leaseOperations = async () => (await firstUse()).leaseOperations;
 /** The `/docs` page and its CSP. */
-export const docsPage = () => import("./routes/docs-page");
+export const docsPage = async () => (await firstUse()).docsPage;
+/** The OpenAPI document's text (110 KB), a chunk of its own: it shares no code, and one route reads it. */
+export const openApiDocument = () => import("./openapi/document.generated");
 
 /** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
 export async function objectModules() {
-	const { LeaseKeeper } = await import("../ids/lease-keeper");
+	const { leaseKeeper, workerIdStorage } = await firstUse();
+	const { LeaseKeeper } = leaseKeeper;
 	const { WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked } =
-		await import("./worker-id-storage");
+		workerIdStorage;
 	return { LeaseKeeper, WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked };
 }

@@ -4,10 +4,14 @@
  */
 import type { SnowflakeBlocks, SnowflakeIds } from "../api";
 import { blocksOfRuns } from "../ids/blocks";
+import type { DecodedId } from "../ids/decode";
+import { IdError } from "../ids/errors";
+import type { DecodedForeign } from "../ids/foreign-layouts";
 import type { Background, IssuedRuns } from "../ids/id-pool";
 import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake-base32";
 import { autoPool } from "./auto-pools";
 import type { Config } from "./config";
+import { type DecodeOptions, decodeWith } from "./decode-options";
 import { refuseLeased } from "./lease-input";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
@@ -120,4 +124,13 @@ export async function snowflakeStats(
 		stub.stats(workerId),
 	);
 	return stats;
+}
+
+export function decode(
+	config: Config,
+	id: unknown,
+	options: DecodeOptions = {},
+): DecodedId | DecodedForeign {
+	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
+	return decodeWith(config, id, options);
 }

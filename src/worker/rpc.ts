@@ -27,12 +27,7 @@ import { app } from "./app";
 import { serviceError } from "./errors";
 import type { RangeInput } from "./forms";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "./isolate-ids";
-import {
-	decodeOperation,
-	formOperations,
-	leaseOperations,
-	snowflakeOperations,
-} from "./on-first-use";
+import { formOperations, leaseOperations, snowflakeOperations } from "./on-first-use";
 import type { SnowflakeIds } from "./operations";
 import { askedNote } from "./request-note";
 import { rpcCall } from "./rpc-call";
@@ -125,7 +120,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 */
 	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
 		return rpcCall(this.env, "decode", {}, async (config) =>
-			(await decodeOperation()).decode(config, id, optionsObject(options) as DecodeOptions),
+			(await snowflakeOperations()).decode(config, id, optionsObject(options) as DecodeOptions),
 		);
 	}
 

@@ -92,7 +92,7 @@ export function printLeaseChaosReport(result: LeaseChaosResult, opts: LeaseChaos
 		`  server killed            ${result.serverKills} (SIGKILL of wrangler dev; restarts ${result.restartMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ") || "-"})`,
 		`  answers dropped          ${n(proxy.dropped)} of ${n(proxy.forwarded)} (after the service acted; ${n(proxy.late)} held back, ${n(proxy.unavailable)} 502 while down; statuses ${statuses.join(", ")})`,
 		`  holder refusals          ${refused.join(", ") || "none"}`,
-		`  holders ended by SIGTERM acquires ${stat("acquires")}, renewals ${stat("renewals")}, leases lost ${stat("leasesLost")}, releases ${stat("releases")}`,
+		`  holder calls             acquires ${stat("acquires")}, renewals ${stat("renewals")}, leases lost ${stat("leasesLost")}, releases ${stat("releases")} (as the holders that ended on SIGTERM count them; a killed one reports none)`,
 		`  ledger                   ${n(ledger.intervals)} intervals; ${result.checkSeconds.toFixed(1)} s checking (${((100 * result.checkSeconds) / result.runSeconds).toFixed(1)} % of the run); ${result.maxRssMb.toFixed(0)} MB RSS at most`,
 		`  seed                     ${opts.seed}`,
 		"",

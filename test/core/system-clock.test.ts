@@ -7,16 +7,6 @@ import { systemClock } from "../../src/ids/clock";
 import { SnowflakeLayout } from "../../src/ids/layout";
 import { SnowflakeGenerator } from "../../src/ids/snowflake";
 
-/** Resolves right after the clock enters a new millisecond (polled, so a wait can start mid-ms). */
-async function midMillisecond(): Promise<number> {
-	const start = Date.now();
-	while (Date.now() === start) await new Promise((resolve) => setImmediate(resolve));
-	// Half a millisecond in: a wait for the next one then has about half a millisecond to go.
-	const entered = performance.now();
-	while (performance.now() - entered < 0.5) await new Promise((resolve) => setImmediate(resolve));
-	return Date.now();
-}
-
 /** Date.now() as the system's, less a step back the test makes (a wall clock set back). */
 function steppableWall() {
 	const real = Date.now.bind(Date);
@@ -41,8 +31,6 @@ function endsWithin(work: Promise<unknown>, ms: number): Promise<unknown> {
 	);
 	return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 /** systemClock as a host with these globals loads it (it picks how to wait when it loads). */
 async function systemClockOn(globals: Record<string, unknown>) {
@@ -71,17 +59,27 @@ describe("systemClock", () => {
 		}
 	});
 
-	it("ends a wait for the next millisecond close to its start, not a timer's turn later", async () => {
-		// A 1 ms timer set half a millisecond before the next millisecond fires about
-		// 0.6 ms past it, or later (it counts 1 ms from when it was set, and is late).
-		const late: number[] = [];
-		for (let i = 0; i < 21; i++) {
-			const reading = await midMillisecond();
-			await systemClock.sleep(1);
-			// Past the start of millisecond reading + 1, in ms (performance.now() has sub-ms resolution).
-			late.push(performance.timeOrigin + performance.now() - (reading + 1));
-		}
-		expect(median(late)).toBeLessThan(0.45);
+	it("ends a wait for the next millisecond on the first turn past it, not a timer's turn later", async () => {
+		// Clocks moved by the test, a tenth of a millisecond per event-loop turn, so the
+		// machine's load cannot move them: the wait starts half a millisecond before the
+		// next one. A 1 ms timer would end it 1 ms after it began (or later), half a
+		// millisecond past the next one; polling ends it on the first turn past it.
+		let tenths = 10_005; // 1000.5 ms
+		const realImmediate = setImmediate;
+		const turn = vi.fn((callback: () => void) =>
+			realImmediate(() => {
+				tenths += 1;
+				callback();
+			}),
+		);
+		const clock = await systemClockOn({ navigator: undefined, setImmediate: turn });
+		vi.spyOn(Date, "now").mockImplementation(() => Math.floor(tenths / 10));
+		vi.spyOn(performance, "now").mockImplementation(() => tenths / 10);
+		const timeout = vi.spyOn(globalThis, "setTimeout");
+		expect(await endsWithin(clock.sleep(1), 1_000)).toBe("ended");
+		expect(tenths).toBe(10_010); // 1001.0 ms: the first turn in the next millisecond
+		expect(turn).toHaveBeenCalledTimes(5);
+		expect(timeout).not.toHaveBeenCalledWith(expect.any(Function), 1);
 	});
 
 	it("a wall clock stepped back 60 s mid-wait does not lengthen it: the wait is bounded by monotonic time", async () => {

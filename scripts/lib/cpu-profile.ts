@@ -10,8 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 
 interface CallFrame {
 	functionName: string;
@@ -96,13 +95,10 @@ export function sourceMapOf(script: string): BundleMaps {
 	const maps = new Map<string, SourceMap>();
 	return {
 		of(url) {
-			// A chunk's frames carry its own file: its own map (the entry's for anything else).
-			const path = join(
-				dirname(script),
-				basename(dirname(fileURLToPath(url))) === "chunks" ? "chunks" : "",
-				basename(fileURLToPath(url)),
-			);
-			if (!/\.m?js$/.test(path) || !existsSync(`${path}.map`)) return entry;
+			// Miniflare names a module file:///bundle/<its path beside the entry> (chunks/…);
+			// one without a map of its own reads the entry's.
+			const path = join(dirname(script), new URL(url).pathname.replace(/^\/bundle\//, ""));
+			if (!existsSync(`${path}.map`)) return entry;
 			if (!maps.has(path)) maps.set(path, read(path));
 			return maps.get(path) as SourceMap;
 		},

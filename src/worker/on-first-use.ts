@@ -8,7 +8,12 @@
  * (docs/PERFORMANCE.md, "Startup"). Later calls find the module loaded.
  * All of it is one chunk (./first-use-modules.ts says why), the OpenAPI document another.
  */
-const firstUse = () => import("./first-use-modules");
+let loading: Promise<typeof import("./first-use-modules")> | undefined;
+/** The chunk, imported once: later calls (every request of these routes) await the same promise. */
+const firstUse = () => {
+	loading ??= import("./first-use-modules");
+	return loading;
+};
 
 export const snowflakeOperations = async () => (await firstUse()).snowflakeOperations;
 export const formOperations = async () => (await firstUse()).formOperations;

@@ -1,8 +1,8 @@
 /**
  * The service as it was before worker-ID leases, built from git for the version-skew
- * tests: `git archive` of PREVIOUS_VERSION into .build/previous-src (sharing this
- * checkout's node_modules when the lockfiles agree, else with its own from `npm ci`),
- * then `wrangler deploy --dry-run` as for the current bundle. Built once per commit
+ * tests: PREVIOUS_VERSION checked out into .build/previous-src (`checkoutRevision`:
+ * this checkout's node_modules when the lockfiles agree, else its own from `npm ci`),
+ * then built as for the current bundle (`buildBundle`). Built once per commit
  * (a marker file says which), about 15 s (45 s with `npm ci`).
  *
  * It needs the commit in the clone's history (a plain `git clone` has it; a shallow
@@ -10,8 +10,9 @@
  * generated JavaScript to review, and would drift from what that commit really built.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { buildBundle, checkoutRevision } from "../../scripts/lib/miniflare-service";
 
 /** The service without worker-ID leases, as this branch last merged it (its objects know no lease methods). */
 export const PREVIOUS_VERSION = "ec2db4407b12fe9ec2db1cff428a0a88a5de9e00";
@@ -37,27 +38,8 @@ export function previousBundle(): string {
 		);
 	}
 	rmSync(source, { recursive: true, force: true });
-	rmSync(out, { recursive: true, force: true });
-	mkdirSync(source, { recursive: true });
-	const archive = execFileSync("git", ["archive", PREVIOUS_VERSION], {
-		maxBuffer: 256 * 1024 * 1024,
-	});
-	execFileSync("tar", ["-x", "-C", source], { input: archive });
-	// Its own packages when its lockfile differs from this checkout's (it may import
-	// packages this one dropped, such as zod): `npm ci`, about 30 s more.
-	if (
-		readFileSync(resolve(source, "package-lock.json"), "utf8") ===
-		readFileSync("package-lock.json", "utf8")
-	) {
-		symlinkSync(resolve("node_modules"), resolve(source, "node_modules"));
-	} else {
-		execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: source, stdio: "pipe" });
-	}
-	execFileSync("npx", ["wrangler", "deploy", "--dry-run", "-c", "wrangler.toml", "--outdir", out], {
-		cwd: source,
-		stdio: "pipe",
-		env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-	});
+	checkoutRevision(PREVIOUS_VERSION, source);
+	const built = buildBundle(out, "wrangler.toml", source);
 	writeFileSync(marker, PREVIOUS_VERSION);
-	return script;
+	return built;
 }

@@ -20,7 +20,8 @@
  *   tsx scripts/build-worker.ts --outdir some/dir --metafile meta.json
  *   BUILD_WORKER_READABLE=1 npm run build:worker   # not minified: names to read a profile by
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 
@@ -32,8 +33,6 @@ const { values } = parseArgs({
 });
 const outdir = values.outdir;
 
-// Chunk names carry a content hash: clear the last build's so no stale chunk is uploaded.
-rmSync(outdir, { recursive: true, force: true });
 const result = await build({
 	entryPoints: { index: "src/index.ts" },
 	bundle: true,
@@ -54,7 +53,24 @@ const result = await build({
 	sourcemap: true,
 	metafile: values.metafile !== undefined,
 	logLevel: "warning",
+	write: false,
 });
+
+// Each file written beside itself and renamed into place: dev servers start side by side
+// (the tests run several), each running this build, and none may read half a file.
+const written = new Set<string>();
+for (const file of result.outputFiles) {
+	mkdirSync(dirname(file.path), { recursive: true });
+	const partial = `${file.path}.${process.pid}.partial`;
+	writeFileSync(partial, file.contents);
+	renameSync(partial, file.path);
+	written.add(file.path);
+}
+// Chunk names carry a content hash: remove an earlier build's, so no stale chunk is uploaded.
+for (const name of readdirSync(outdir, { recursive: true, encoding: "utf8" })) {
+	const path = resolve(outdir, name);
+	if (/\.mjs(\.map)?$/.test(name) && !written.has(path)) rmSync(path, { force: true });
+}
 if (values.metafile && result.metafile) {
 	writeFileSync(values.metafile, JSON.stringify(result.metafile));
 }

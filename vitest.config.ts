@@ -85,7 +85,7 @@ export default defineConfig({
 			},
 			{
 				// The Worker, its Durable Object, routes and config, inside workerd, from the
-				// sources (wrangler.toml's main is the built entry, scripts/build-worker.ts).
+				// sources (wrangler.toml's main is the built entry, scripts/build/worker.ts).
 				plugins: [
 					cloudflareTest({ main: "./src/index.ts", wrangler: { configPath: "./wrangler.toml" } }),
 				],

@@ -1,6 +1,6 @@
 /**
  * A Worker as `wrangler deploy --dry-run --outdir <dir>` leaves it: an entry module
- * and, for this service (scripts/build-worker.ts), chunks beside it that the entry
+ * and, for this service (scripts/build/worker.ts), chunks beside it that the entry
  * imports. Earlier versions built one file, index.js. Miniflare takes them all as a
  * module list.
  *
@@ -37,7 +37,7 @@ export function workerModules(entry: string) {
 }
 
 /**
- * The source maps of the build in `cwd` (.build/worker/, scripts/build-worker.ts) beside
+ * The source maps of the build in `cwd` (.build/worker/, scripts/build/worker.ts) beside
  * its modules in `outdir`: `wrangler deploy --dry-run --outdir` copies the modules only.
  * A one-file build of an earlier version has its map in `outdir` already.
  */
@@ -47,7 +47,7 @@ export function copySourceMaps(cwd: string, outdir: string): void {
 	cpSync(built, outdir, { recursive: true, filter: (path) => !/\.m?js$/.test(path) });
 }
 
-/** wrangler.toml's lines naming the built entry and its chunks (scripts/build-worker.ts). */
+/** wrangler.toml's lines naming the built entry and its chunks (scripts/build/worker.ts). */
 const BUILT_MAIN = `main = ".build/worker/index.mjs"
 no_bundle = true
 find_additional_modules = true

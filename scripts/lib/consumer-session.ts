@@ -3,7 +3,7 @@
  * edge-ids in one dev server (the consumer first, so it gets the port).
  *
  * edge-ids runs from a copy of wrangler.toml without its `[build]` table, bundled by
- * wrangler from src/index.ts in one file (not in chunks as scripts/build-worker.ts
+ * wrangler from src/index.ts in one file (not in chunks as scripts/build/worker.ts
  * builds it), the playground built once beforehand: in a session of several Workers,
  * wrangler (4.x) starts every line a Worker with a custom build logs with `[undefined]`,
  * and a Worker run from its build's modules (`no_bundle`) with no name at all. Run

@@ -33,7 +33,7 @@ export interface DevServerOptions {
 	vars?: Record<string, string>;
 	/**
 	 * A script of this repository that runs `wrangler dev` itself, given the same
-	 * arguments (without `dev`), e.g. `scripts/dev.ts` (what `npm run dev` runs).
+	 * arguments (without `dev`), e.g. `scripts/dev/server.ts` (what `npm run dev` runs).
 	 * Default: none, wrangler is started directly.
 	 */
 	launcher?: string;

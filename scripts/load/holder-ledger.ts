@@ -1,6 +1,6 @@
 /**
  * What lease holders issued, checked as one ledger: the output of the holder
- * commands (scripts/lease-holder.ts, examples/python-holder/holder.py), one
+ * commands (scripts/load/lease-holder.ts, examples/python-holder/holder.py), one
  * stream per process, read line by line as it arrives (or a whole text at once):
  *
  *   # edge-ids holder layout=<epoch>,<timeBits>,<workerBits>,<sequenceBits>,<timeUnitMs> pid=<pid>

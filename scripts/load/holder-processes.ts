@@ -1,6 +1,6 @@
 /**
  * Lease holder processes for the chaos run: slots, each running one holder
- * command at a time (the TypeScript one, scripts/lease-holder.ts, or the Python
+ * command at a time (the TypeScript one, scripts/load/lease-holder.ts, or the Python
  * one, examples/python-holder/holder.py), its output piped straight into the
  * ledger (scripts/load/holder-ledger.ts) as it is written. Each process starts
  * with its wall clock an hour off (ahead or behind) and steps it back at SIGUSR2.
@@ -238,7 +238,7 @@ export class HolderFleet {
 						[
 							"--import",
 							"tsx",
-							join(REPO, "scripts/lease-holder.ts"),
+							join(REPO, "scripts/load/lease-holder.ts"),
 							...flags,
 							"--max-wait",
 							String(maxWaitMs),

@@ -11,7 +11,7 @@
  * released one's unused tail, up to a span ahead. Only when no candidate starts
  * near the clock is the nearest such one taken.
  *
- * Plain TypeScript (the probe is injected), so scripts/bench-lease-acquire.ts
+ * Plain TypeScript (the probe is injected), so scripts/bench/lease-acquire.ts
  * measures this very search against the core's objects.
  */
 

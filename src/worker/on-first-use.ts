@@ -2,7 +2,7 @@
  * The parts of the service a new isolate loads when first used rather than at
  * startup: the Snowflake object's rules, the operations behind /snowflake and
  * /decode, the ID forms and ranges and the leases, the OpenAPI document and the
- * /docs page. The Worker is built in chunks (scripts/build-worker.ts) and workerd
+ * /docs page. The Worker is built in chunks (scripts/build/worker.ts) and workerd
  * compiles a chunk only when it is first imported, so a new isolate answering
  * /health or /ulid never compiles the code behind /snowflake or /leases
  * (docs/PERFORMANCE.md, "Startup"). Later calls find the module loaded.

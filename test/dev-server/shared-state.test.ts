@@ -7,7 +7,7 @@ import { type DevServer, startWranglerDev } from "../../scripts/lib/wrangler-dev
 import type { ErrorBody } from "../../src/api";
 
 /**
- * Two dev servers on one state directory. `npm run dev` (scripts/dev.ts) holds a
+ * Two dev servers on one state directory. `npm run dev` (scripts/dev/server.ts) holds a
  * lock on it, so a second one refuses to start; a bare `wrangler dev` does not ask,
  * and then each server runs a live instance of the same worker ID's object. Those
  * share the object's SQLite storage, which serializes their transactions: the
@@ -19,7 +19,7 @@ let bare: DevServer;
 beforeAll(async () => {
 	// One after the other: two workerd processes opening one new state directory at
 	// once may find its files locked (SQLITE_BUSY) and exit.
-	viaNpm = await startWranglerDev({ launcher: "scripts/dev.ts", persistTo: state });
+	viaNpm = await startWranglerDev({ launcher: "scripts/dev/server.ts", persistTo: state });
 	bare = await startWranglerDev({ persistTo: state });
 });
 afterAll(async () => {
@@ -40,7 +40,7 @@ describe("two dev servers on one state directory", () => {
 	it("a second `npm run dev` refuses to start, saying why and how to run two", () => {
 		const second = spawnSync(
 			process.execPath,
-			["node_modules/tsx/dist/cli.mjs", "scripts/dev.ts", "--persist-to", state],
+			["node_modules/tsx/dist/cli.mjs", "scripts/dev/server.ts", "--persist-to", state],
 			{ encoding: "utf8", timeout: 30_000 },
 		);
 		expect(second.status).toBe(1);

@@ -31,19 +31,23 @@ const scripts = (
 
 let clone = "";
 
-/** scripts/worker-types.ts in the copy: `npm run typecheck`'s types check (`--check`) and `npm run cf-typegen`. */
+/** scripts/build/worker-types.ts in the copy: `npm run typecheck`'s types check (`--check`) and `npm run cf-typegen`. */
 function workerTypes(args: string[]): string {
-	return execFileSync(join(repo, "node_modules/.bin/tsx"), ["scripts/worker-types.ts", ...args], {
-		cwd: clone,
-		encoding: "utf8",
-		stdio: ["ignore", "pipe", "pipe"],
-		env: {
-			...process.env,
-			PATH: `${join(repo, "node_modules/.bin")}:${process.env.PATH}`,
-			WRANGLER_SEND_METRICS: "false",
-			WRANGLER_LOG_PATH: clone,
+	return execFileSync(
+		join(repo, "node_modules/.bin/tsx"),
+		["scripts/build/worker-types.ts", ...args],
+		{
+			cwd: clone,
+			encoding: "utf8",
+			stdio: ["ignore", "pipe", "pipe"],
+			env: {
+				...process.env,
+				PATH: `${join(repo, "node_modules/.bin")}:${process.env.PATH}`,
+				WRANGLER_SEND_METRICS: "false",
+				WRANGLER_LOG_PATH: clone,
+			},
 		},
-	});
+	);
 }
 
 beforeAll(() => {
@@ -65,12 +69,12 @@ afterAll(() => {
 
 describe("a token in .dev.vars", () => {
 	it("leaves the typecheck script's types check passing", () => {
-		expect(scripts.typecheck).toContain("tsx scripts/worker-types.ts --check");
+		expect(scripts.typecheck).toContain("tsx scripts/build/worker-types.ts --check");
 		expect(() => workerTypes(["--check"])).not.toThrow();
 	});
 
 	it("never reaches the types cf-typegen writes", () => {
-		expect(scripts["cf-typegen"]).toContain("tsx scripts/worker-types.ts");
+		expect(scripts["cf-typegen"]).toContain("tsx scripts/build/worker-types.ts");
 		workerTypes([]);
 		const written = readFileSync(join(clone, TYPES), "utf8");
 		expect(written).toBe(readFileSync(join(repo, TYPES), "utf8"));

@@ -1,7 +1,7 @@
 /**
  * Lease holders of two languages against one running service, as processes: the
  * Python holder (examples/python-holder/holder.py) and the TypeScript one
- * (scripts/lease-holder.ts), one frozen (SIGSTOP) past its span and grace so that
+ * (scripts/load/lease-holder.ts), one frozen (SIGSTOP) past its span and grace so that
  * another holder takes its worker ID, one Python holder forking a child that holds
  * a copy of its lease, each with its wall clock an hour ahead or behind. Every ID
  * they issue is checked in one ledger (scripts/load/holder-ledger.ts).
@@ -49,7 +49,7 @@ function startHolder(
 			? spawn("python3", ["-B", join(REPO, "examples/python-holder/holder.py"), ...flags])
 			: spawn(
 					process.execPath,
-					["--import", "tsx", join(REPO, "scripts/lease-holder.ts"), ...flags],
+					["--import", "tsx", join(REPO, "scripts/load/lease-holder.ts"), ...flags],
 					{
 						cwd: REPO,
 					},

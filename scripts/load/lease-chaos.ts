@@ -10,7 +10,7 @@
  *     --clock-steps 40 --server-kills 3               a billion IDs (docs/RELIABILITY.md)
  *   npm run test:leases -- --help
  *
- * Holders (scripts/lease-holder.ts and examples/python-holder/holder.py, half
+ * Holders (scripts/load/lease-holder.ts and examples/python-holder/holder.py, half
  * each) issue IDs in batches on their in-process fast path and write them as runs;
  * there are more holders than worker IDs (LEASE_WORKER_IDS), so some wait and
  * worker IDs pass from holder to holder. Spans are short (LEASE_SPAN_MS 2.5 s), so
@@ -34,14 +34,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import { WranglerDev } from "./lib/wrangler-dev";
-import { type AnswerProxy, startAnswerProxy } from "./load/answer-proxy";
-import { HolderLedger } from "./load/holder-ledger";
-import { HolderFleet } from "./load/holder-processes";
-import { HELP, type LeaseChaosOptions, parseLeaseChaosOptions } from "./load/lease-chaos-options";
-import { type LeaseChaosResult, printLeaseChaosReport } from "./load/lease-chaos-report";
-import { UsageError } from "./load/options";
-import { prng } from "./load/traffic";
+import { WranglerDev } from "../lib/wrangler-dev";
+import { type AnswerProxy, startAnswerProxy } from "./answer-proxy";
+import { HolderLedger } from "./holder-ledger";
+import { HolderFleet } from "./holder-processes";
+import { HELP, type LeaseChaosOptions, parseLeaseChaosOptions } from "./lease-chaos-options";
+import { type LeaseChaosResult, printLeaseChaosReport } from "./lease-chaos-report";
+import { UsageError } from "./options";
+import { prng } from "./traffic";
 
 const FIRST_WORKER_ID = 900;
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));

@@ -8,8 +8,8 @@
  *   npm run bench:auto -- --connections 16 --rounds 8
  */
 import { parseArgs } from "node:util";
-import { fmt, load } from "./lib/autocannon";
-import { startWranglerDev } from "./lib/wrangler-dev";
+import { fmt, load } from "../lib/autocannon";
+import { startWranglerDev } from "../lib/wrangler-dev";
 
 const { values } = parseArgs({
 	options: {

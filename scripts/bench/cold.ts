@@ -1,7 +1,7 @@
 /**
  * npm run bench:cold — a new isolate's first requests against a bare Hono app's: the
  * service's real bundle and a bare Hono app with a bare Durable Object
- * (scripts/startup-baseline, built by the same wrangler, run under the service's
+ * (scripts/bench/startup-baseline, built by the same wrangler, run under the service's
  * compatibility date), each in a fresh Miniflare (a new workerd, so a new isolate)
  * per round, the two interleaved round by round.
  *
@@ -45,9 +45,9 @@ import {
 	profileWhile,
 	sourceMapOf,
 	timeline,
-} from "./lib/cpu-profile";
-import { buildBundle, buildRevisionBundle, startBundle } from "./lib/miniflare-service";
-import { childPid, cpuMs, settled } from "./lib/process-cpu";
+} from "../lib/cpu-profile";
+import { buildBundle, buildRevisionBundle, startBundle } from "../lib/miniflare-service";
+import { childPid, cpuMs, settled } from "../lib/process-cpu";
 
 const { values } = parseArgs({
 	options: {
@@ -117,7 +117,7 @@ function parseVariant(text: string): { name: string; vars: Record<string, string
 }
 
 const BARE = "bare";
-const BARE_CONFIG = "scripts/startup-baseline/wrangler.toml";
+const BARE_CONFIG = "scripts/bench/startup-baseline/wrangler.toml";
 
 function targets(): Target[] {
 	const list: Target[] = [

@@ -2,7 +2,7 @@
  * What a user might run instead of edge-ids: a plain Node http server handing out
  * Snowflakes from @sapphire/snowflake (the fastest npm peer in `npm run bench`),
  * as decimal strings in the same JSON shape. For `npm run bench:http` only.
- * Usage: tsx scripts/peer-server.ts <port>
+ * Usage: tsx scripts/bench/peer-server.ts <port>
  */
 import { createServer } from "node:http";
 import { Snowflake } from "@sapphire/snowflake";

@@ -1,6 +1,6 @@
 /**
  * npm run bench:startup — how busy a new isolate's startup is: the service against a
- * bare Hono app of three routes (scripts/startup-baseline), each built by the same
+ * bare Hono app of three routes (scripts/bench/startup-baseline), each built by the same
  * wrangler (`wrangler deploy --dry-run`, what a deploy uploads).
  *
  * Startup is what workerd does before a new isolate can serve: compile the entry module
@@ -24,9 +24,9 @@ import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_readConfig } from "wrangler";
-import { workerModules } from "./lib/built-worker";
-import { type CpuProfile, profileWhile } from "./lib/cpu-profile";
-import { buildBundle, revisionTree } from "./lib/miniflare-service";
+import { workerModules } from "../lib/built-worker";
+import { type CpuProfile, profileWhile } from "../lib/cpu-profile";
+import { buildBundle, revisionTree } from "../lib/miniflare-service";
 
 const { values } = parseArgs({
 	options: {
@@ -120,7 +120,7 @@ try {
 		})),
 		{
 			name: BARE,
-			entry: buildBundle(join(scratch, "bare"), "wrangler.toml", "scripts/startup-baseline"),
+			entry: buildBundle(join(scratch, "bare"), "wrangler.toml", "scripts/bench/startup-baseline"),
 		},
 	];
 	console.log(

@@ -20,11 +20,11 @@ import { Bench } from "tinybench";
 import { monotonicFactory as ulidMonotonic } from "ulid";
 import { monotonicFactory as ulidxMonotonic } from "ulidx";
 import { v7 as uuidV7 } from "uuid";
-import { type Clock, systemClock } from "../src/ids/clock";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../src/ids/layout";
-import { SnowflakeGenerator } from "../src/ids/snowflake";
-import { UlidFactory } from "../src/ids/ulid";
-import { UuidV7Factory } from "../src/ids/uuidv7";
+import { type Clock, systemClock } from "../../src/ids/clock";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeGenerator } from "../../src/ids/snowflake";
+import { UlidFactory } from "../../src/ids/ulid";
+import { UuidV7Factory } from "../../src/ids/uuidv7";
 
 // snowflake-id ships no types; its CommonJS module exports the class as `default`.
 const require = createRequire(import.meta.url);

@@ -18,11 +18,11 @@
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { fmt, load } from "./lib/autocannon";
-import { startBundledService } from "./lib/miniflare-service";
-import { mixedPoolLoad, type PoolLoadResult } from "./lib/pool-load";
-import { freePort } from "./lib/ports";
-import { startWranglerDev } from "./lib/wrangler-dev";
+import { fmt, load } from "../lib/autocannon";
+import { startBundledService } from "../lib/miniflare-service";
+import { mixedPoolLoad, type PoolLoadResult } from "../lib/pool-load";
+import { freePort } from "../lib/ports";
+import { startWranglerDev } from "../lib/wrangler-dev";
 
 const { values } = parseArgs({
 	options: {
@@ -118,7 +118,7 @@ interface Row {
 
 async function startPeer(): Promise<{ url: string; stop: () => void }> {
 	const port = await freePort();
-	const child = spawn("npx", ["tsx", "scripts/peer-server.ts", String(port)], {
+	const child = spawn("npx", ["tsx", "scripts/bench/peer-server.ts", String(port)], {
 		detached: true,
 		stdio: ["ignore", "pipe", "inherit"],
 	});

@@ -10,8 +10,13 @@
  * Prints each round, then the median with its range and the ratio to the limit.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { SnowflakeGenerator, SnowflakeLayout, systemClock, TWITTER_LAYOUT } from "../src/ids/index";
-import { millions, option, type Round, ratio, round, summary } from "./lib/ceiling-rounds";
+import {
+	SnowflakeGenerator,
+	SnowflakeLayout,
+	systemClock,
+	TWITTER_LAYOUT,
+} from "../../src/ids/index";
+import { millions, option, type Round, ratio, round, summary } from "../lib/ceiling-rounds";
 
 const rounds = Math.max(3, Math.floor(option("rounds", 5)));
 const seconds = option("seconds", 2);

@@ -41,12 +41,12 @@
  * counters (ledger.ts, id-store.ts) and the crashes (crash-loop.ts); the dev
  * server is started by ./lib/wrangler-dev.ts.
  */
-import { WranglerDev } from "./lib/wrangler-dev";
-import { crashLoop, layoutOf, probeEveryWorkerId, ServerUnderCrashes } from "./load/crash-loop";
-import { Ledger } from "./load/ledger";
-import { HELP, type LoadOptions, parseLoadOptions, UsageError } from "./load/options";
-import { printReport } from "./load/report";
-import { nextBlockOp, nextOp, type Op, prng, send } from "./load/traffic";
+import { WranglerDev } from "../lib/wrangler-dev";
+import { crashLoop, layoutOf, probeEveryWorkerId, ServerUnderCrashes } from "./crash-loop";
+import { Ledger } from "./ledger";
+import { HELP, type LoadOptions, parseLoadOptions, UsageError } from "./options";
+import { printReport } from "./report";
+import { nextBlockOp, nextOp, type Op, prng, send } from "./traffic";
 
 let opts: LoadOptions;
 try {

@@ -1,16 +1,16 @@
 /**
  * `npm run cf-typegen` (and `npm run typecheck`, with `--check`): `wrangler types` for
  * the Worker's source. wrangler.toml's `main` is the built entry (.build/worker/index.mjs,
- * scripts/build-worker.ts), which has no types; its types are src/index.ts's. So
+ * scripts/build/worker.ts), which has no types; its types are src/index.ts's. So
  * wrangler types reads a copy of wrangler.toml naming the source as `main`, beside it
  * (every other path in it stays as written), removed afterwards.
  *
- *   tsx scripts/worker-types.ts            # writes worker-configuration.d.ts
- *   tsx scripts/worker-types.ts --check    # fails when it is out of date
+ *   tsx scripts/build/worker-types.ts            # writes worker-configuration.d.ts
+ *   tsx scripts/build/worker-types.ts --check    # fails when it is out of date
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { withSourceMain } from "./lib/built-worker";
+import { withSourceMain } from "../lib/built-worker";
 
 const copy = ".wrangler-types.toml";
 writeFileSync(copy, withSourceMain(readFileSync("wrangler.toml", "utf8")));

@@ -29,9 +29,9 @@ import {
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startWranglerDev } from "./lib/wrangler-dev";
+import { startWranglerDev } from "../lib/wrangler-dev";
 
-const repo = resolve(import.meta.dirname, "..");
+const repo = resolve(import.meta.dirname, "../..");
 const tsc = join(repo, "node_modules/.bin/tsc");
 /** TypeScript 5 (`typescript5`, an alias): TypeScript 7 no longer has `moduleResolution: node10`. */
 const typescript5 = createRequire(import.meta.url).resolve("typescript5/bin/tsc");

@@ -11,9 +11,9 @@
  * run with each other, not with another machine's.
  */
 import { parseArgs } from "node:util";
-import { fmt } from "./lib/autocannon";
-import { mixedPoolLoad } from "./lib/pool-load";
-import { startWranglerDev } from "./lib/wrangler-dev";
+import { fmt } from "../lib/autocannon";
+import { mixedPoolLoad } from "../lib/pool-load";
+import { startWranglerDev } from "../lib/wrangler-dev";
 
 const { values } = parseArgs({
 	options: {

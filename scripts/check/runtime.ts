@@ -6,7 +6,7 @@
  * `overrides` in package.json), or when a wrangler config in the repository names
  * another compatibility date than the service's.
  *
- *   npx tsx scripts/check-runtime.ts
+ *   npx tsx scripts/check/runtime.ts
  */
 import { readFileSync } from "node:fs";
 
@@ -14,10 +14,10 @@ const RUNTIME_PACKAGES = ["workerd", "wrangler", "miniflare"];
 const CONFIGS = [
 	"wrangler.toml",
 	"examples/consumer/wrangler.toml",
-	"scripts/startup-baseline/wrangler.toml",
+	"scripts/bench/startup-baseline/wrangler.toml",
 ];
 
-const root = new URL("../", import.meta.url);
+const root = new URL("../../", import.meta.url);
 const lock = JSON.parse(readFileSync(new URL("package-lock.json", root), "utf8")) as {
 	packages: Record<string, { version?: string }>;
 };

@@ -17,7 +17,7 @@
  * answer or log line uses one.
  *
  *   npm run build:worker                 # .build/worker/index.mjs and its chunks
- *   tsx scripts/build-worker.ts --outdir some/dir --metafile meta.json
+ *   tsx scripts/build/worker.ts --outdir some/dir --metafile meta.json
  *   BUILD_WORKER_READABLE=1 npm run build:worker   # not minified: names to read a profile by
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";

@@ -29,8 +29,8 @@ import {
 	JSON_TYPE,
 	LAST_LEASE,
 	NO_LEASE,
-} from "./lib/compare-asks";
-import { buildBundle, buildRevisionBundle, startBundle } from "./lib/miniflare-service";
+} from "../lib/compare-asks";
+import { buildBundle, buildRevisionBundle, startBundle } from "../lib/miniflare-service";
 
 const { values } = parseArgs({
 	options: {

@@ -4,16 +4,16 @@
  * dependency that drags in more code (zod's locales, say) is noticed in CI, not in a
  * slower cold start. Two figures: everything uploaded (the entry and every chunk),
  * and what a new isolate compiles at startup (the entry and the chunks it imports
- * statically; the rest loads on first use, scripts/build-worker.ts), which must not
+ * statically; the rest loads on first use, scripts/build/worker.ts), which must not
  * hold the code meant for first use (read from the build's source maps).
  *
- *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check-bundle.ts
+ *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check/bundle.ts
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { workerModules } from "./lib/built-worker";
+import { workerModules } from "../lib/built-worker";
 
 /**
  * About 7 % above the measured sizes (49.6 KiB gzip uploaded, 28.8 KiB at startup),
@@ -24,7 +24,7 @@ import { workerModules } from "./lib/built-worker";
 const BUDGET_GZIP_BYTES = 53 * 1024;
 const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const entry = join(REPO, "dist/index.mjs");
 const texts = new Map(
 	workerModules(entry).modules.map(({ path }) => [path, readFileSync(path, "utf8")]),

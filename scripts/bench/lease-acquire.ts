@@ -20,16 +20,16 @@
  *   granted spans start, with the preference for spans that start now and without it.
  */
 import { parseArgs } from "node:util";
-import type { Clock } from "../src/ids/clock";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../src/ids/layout";
-import { LeaseKeeper } from "../src/ids/lease-keeper";
+import type { Clock } from "../../src/ids/clock";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { LeaseKeeper } from "../../src/ids/lease-keeper";
 import {
 	MAX_ACQUIRE_PROBES,
 	PREFERRED_LEAD_MS,
 	type ProbeAnswer,
 	probeOrder,
 	searchFreeWorkerId,
-} from "../src/worker/lease-search";
+} from "../../src/worker/lease-search";
 
 const { values } = parseArgs({
 	options: {

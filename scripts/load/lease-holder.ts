@@ -19,15 +19,20 @@
  * only the service's clock and the monotonic one, so its IDs do not change (the
  * T lines show the offset it ran with).
  *
- *   npx tsx scripts/lease-holder.ts --url http://127.0.0.1:8787 --count 1000000 --out issued.txt
+ *   npx tsx scripts/load/lease-holder.ts --url http://127.0.0.1:8787 --count 1000000 --out issued.txt
  *   (--token T | $API_TOKEN) (--holder NAME) (--seconds S) (--batch B, default 1000) (--max-wait MS)
  *   (--wall-clock-offset MS) (--wall-clock-step MS)
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
-import type { LeaseGrant } from "../src/api";
-import { createLeasedGenerator, idErrorCode, idRetryAfter, idsClient } from "../src/client/index";
-import { SnowflakeLayout } from "../src/ids/layout";
+import type { LeaseGrant } from "../../src/api";
+import {
+	createLeasedGenerator,
+	idErrorCode,
+	idRetryAfter,
+	idsClient,
+} from "../../src/client/index";
+import { SnowflakeLayout } from "../../src/ids/layout";
 
 const { values: args } = parseArgs({
 	options: {

@@ -18,16 +18,16 @@
  *   npm run bench:leased -- --url http://127.0.0.1:8787   a running service instead
  */
 import { availableParallelism, loadavg } from "node:os";
-import { createLeasedGenerator, idsClient } from "../src/client/index";
+import { createLeasedGenerator, idsClient } from "../../src/client/index";
 import {
 	LeaseHolder,
 	SnowflakeGenerator,
 	SnowflakeLayout,
 	systemClock,
 	TWITTER_LAYOUT,
-} from "../src/ids/index";
-import { option, type Round, round, summary } from "./lib/ceiling-rounds";
-import { startBundledService } from "./lib/miniflare-service";
+} from "../../src/ids/index";
+import { option, type Round, round, summary } from "../lib/ceiling-rounds";
+import { startBundledService } from "../lib/miniflare-service";
 
 const rounds = Math.max(3, Math.floor(option("rounds", 5)));
 const seconds = option("seconds", 2);

@@ -6,13 +6,13 @@
  * release cut (RELEASING.md) cannot be left half done. Release headings must also
  * run from newest to oldest, with dates that have come.
  *
- *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check-versions.ts
+ *   npx wrangler deploy --dry-run --outdir dist && npx tsx scripts/check/versions.ts
  */
 import { readFileSync } from "node:fs";
-import { builtEntry } from "./lib/built-worker";
-import { startBundledService } from "./lib/miniflare-service";
+import { builtEntry } from "../lib/built-worker";
+import { startBundledService } from "../lib/miniflare-service";
 
-const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?$/;
 /** `## 1.2.3 — 2026-12-01`: a released version, with its date (UTC). */
 const RELEASE_HEADING = /^## (\S+) — (\d{4}-\d{2}-\d{2})$/gm;

@@ -4,8 +4,8 @@
  * Arguments are passed on to wrangler (`npm run dev:consumer -- --port 9000`); like
  * `npm run dev`, it refuses to start while another dev server uses its state.
  */
-import { consumerSessionArgs } from "./lib/consumer-session";
-import { runDevSession } from "./lib/dev-session";
+import { consumerSessionArgs } from "../lib/consumer-session";
+import { runDevSession } from "../lib/dev-session";
 
 const given = process.argv.slice(2);
 /** A default, unless the caller gave the option itself. */

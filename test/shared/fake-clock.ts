@@ -38,3 +38,35 @@ export class ScriptedClock implements Clock {
 		return this.index;
 	}
 }
+
+/**
+ * A clock that moves only when the test says so (`advance`), whose sleeps end
+ * when it has moved far enough: for code that races a wait against other work.
+ * Setting `time` steps the wall clock without moving time for sleeps, as a timer
+ * runs on monotonic time while the wall clock is set back. Every sleep is recorded.
+ */
+export class ManualClock implements Clock {
+	readonly sleeps: number[] = [];
+	private readonly sleepers: { until: number; wake: () => void }[] = [];
+	/** Time moved by `advance` only: what sleeps wait for. */
+	private monotonic = 0;
+	constructor(public time: number) {}
+	now(): number {
+		return this.time;
+	}
+	sleep(ms: number): Promise<void> {
+		this.sleeps.push(ms);
+		return new Promise((wake) => {
+			this.sleepers.push({ until: this.monotonic + ms, wake });
+		});
+	}
+	/** Moves the clock `ms` forward and ends the sleeps that are due. */
+	advance(ms: number): void {
+		this.time += ms;
+		this.monotonic += ms;
+		for (const sleeper of this.sleepers.filter((s) => s.until <= this.monotonic)) {
+			this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
+			sleeper.wake();
+		}
+	}
+}

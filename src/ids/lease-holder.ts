@@ -360,7 +360,7 @@ export class LeaseHolder {
 				throw leaseExpired(lease.workerId, lease.endMs(), this.maxWaitMs);
 			}
 			this.renewals.soon(lease);
-			await this.changes.wait(waitMs - waitedMs);
+			await this.changes.wait(Math.ceil(waitMs - waitedMs)); // whole ms: no wake-up at once for a fraction
 		}
 	}
 

@@ -119,7 +119,9 @@ export class LeaseRenewals {
 		}
 		const wakeAt = this.live?.deadlineAt ?? Math.max(this.dueAt, this.lastStartAt + gapMs(lease));
 		this.cancelTimer?.();
-		this.cancelTimer = this.host.background(() => this.pace(lease), Math.max(0, wakeAt - now));
+		// Whole ms, at least one: a fraction left by rounding would wake it again at once.
+		const delayMs = Math.max(1, Math.ceil(wakeAt - now));
+		this.cancelTimer = this.host.background(() => this.pace(lease), delayMs);
 	}
 
 	private start(lease: HeldLease, now: number): void {

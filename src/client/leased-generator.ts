@@ -19,6 +19,7 @@
 import type { LeaseRpc } from "../api";
 import { systemClock } from "../ids/clock";
 import { LeaseHolder, type LeaseHolderStats } from "../ids/lease-holder";
+import type { LeaseSource } from "../ids/lease-source";
 import { IdsError } from "./errors";
 import { sleepUnlessAborted } from "./retry";
 
@@ -67,7 +68,7 @@ export async function createLeasedGenerator(
 ): Promise<LeasedGenerator> {
 	const { source, signal } = options;
 	const holder = new LeaseHolder({
-		source,
+		source: renewalsCancelled(source),
 		holder: options.holder,
 		maxWaitMs: options.maxWaitMs,
 		monotonic: () => performance.now(),
@@ -99,6 +100,23 @@ export async function createLeasedGenerator(
 			return holder.close();
 		},
 		stats: () => holder.stats(),
+	};
+}
+
+/**
+ * The source, its renewals given the holder's signal (aborted at the renewal's
+ * deadline) only where they take call options: `idsClient`'s methods, a plain
+ * object's `renewLease(lease, call)`. An RPC binding's argument must cross to the
+ * service, which a signal cannot: there the holder stops waiting, the call runs on.
+ */
+function renewalsCancelled(source: LeaseSourceRpc): LeaseSource {
+	const takesCall =
+		Object.getPrototypeOf(source) === Object.prototype && source.renewLease.length >= 2;
+	if (takesCall) return source as LeaseSource;
+	return {
+		acquireLease: (options) => source.acquireLease(options),
+		renewLease: (lease) => source.renewLease(lease),
+		releaseLease: (lease) => source.releaseLease(lease),
 	};
 }
 

@@ -7,8 +7,9 @@
  * The generator's mark is the span's last tick (`to - 1`): it issues nothing past
  * it without asking `beyondSpan`, which waits for a renewal that covers the tick.
  */
+import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
-import type { LeaseGrantFields } from "./lease-source";
+import { type LeaseGrantFields, leaseExpired, spanAhead } from "./lease-source";
 import type { ServerClock } from "./server-clock";
 import { SnowflakeGenerator } from "./snowflake";
 
@@ -20,8 +21,11 @@ export interface SpanGeneratorSettings {
 	/** How far a tick may lead the service's clock. */
 	maxBorrowMs: number;
 	random: (() => number) | undefined;
-	/** The generator needs tick `needed` (≥ `to`): resolves to a mark ≥ it, or rejects. */
-	beyondSpan: (lease: HeldLease, needed: number) => Promise<number>;
+	/**
+	 * The generator needs tick `needed` (≥ `to`) for a call with `budgetMs` of its wait
+	 * left: resolves to a mark ≥ it, or rejects.
+	 */
+	beyondSpan: (lease: HeldLease, needed: number, budgetMs: number) => Promise<number>;
 }
 
 export class HeldLease {
@@ -31,7 +35,11 @@ export class HeldLease {
 	readonly floor: number;
 	/** The end of the span (excluded): the largest `to` granted. */
 	to: number;
-	/** The service's span length as the last grant showed it (its `to` less its clock), in ms. */
+	/**
+	 * The service's span length (its `to` less its clock, in ms) as the last grant that
+	 * moved `to` on showed it: one that did not (the object's clock behind an earlier
+	 * `to`) shows more than the span.
+	 */
 	spanMs: number;
 	/** Released or replaced: the service will not renew it (its span stays this holder's). */
 	lost = false;
@@ -39,6 +47,8 @@ export class HeldLease {
 	copied = false;
 	/** Generator calls in flight. */
 	calls = 0;
+	/** How far a tick may lead the holder's clock. */
+	private readonly maxBorrowMs: number;
 	/** Issues in the span, from the floor up. */
 	readonly generator: SnowflakeGenerator;
 	private whenDrained: (() => void) | undefined;
@@ -54,6 +64,7 @@ export class HeldLease {
 		this.workerId = grant.workerId;
 		this.leaseId = grant.leaseId;
 		this.floor = floor;
+		this.maxBorrowMs = settings.maxBorrowMs;
 		this.to = grant.to;
 		this.spanMs = layout.msOf(grant.to) - grant.serverNowMs;
 		this.generator = new SnowflakeGenerator({
@@ -69,8 +80,8 @@ export class HeldLease {
 			maxBorrowMs: settings.maxBorrowMs,
 			leaseMs: layout.timeUnitMs,
 			// The span's last tick is the generator's mark; past it, a renewal must come.
-			persistMark: (_tick, _leaseMs, needed) =>
-				needed < this.to ? this.to - 1 : settings.beyondSpan(this, needed),
+			persistMark: (_tick, _leaseMs, needed, budgetMs) =>
+				needed < this.to ? this.to - 1 : settings.beyondSpan(this, needed, budgetMs),
 			random: settings.random,
 		});
 	}
@@ -88,10 +99,28 @@ export class HeldLease {
 	/** Applies a grant of this lease; true when it moved `to` on. Another lease's grant is ignored. */
 	extend(grant: LeaseGrantFields): boolean {
 		if (grant.workerId !== this.workerId || grant.leaseId !== this.leaseId) return false;
-		this.spanMs = this.layout.msOf(grant.to) - grant.serverNowMs;
 		if (grant.to <= this.to) return false;
 		this.to = grant.to;
+		this.spanMs = this.layout.msOf(grant.to) - grant.serverNowMs;
 		return true;
+	}
+
+	/**
+	 * Its generator's refusal in the holder's terms, the holder's clock reading `now`:
+	 * out of wait budget past `to` (queued behind a call that waited there) is
+	 * `lease_expired`; a "regression" is a span that starts ahead, or a clock stepped
+	 * back below the last ID (`overloaded`, with when to retry).
+	 */
+	explained(error: unknown, now: number, maxWaitMs: number): unknown {
+		if (!(error instanceof IdError)) return error;
+		if (error.code === "overloaded" && this.layout.tickOf(now) >= this.to) {
+			return leaseExpired(this.workerId, this.endMs(), maxWaitMs);
+		}
+		if (error.code !== "clock_regression") return error;
+		const last = this.lastTick();
+		const next = Math.max(this.floor, last + 1);
+		const aheadMs = this.layout.msOf(next) - now - this.maxBorrowMs;
+		return spanAhead(this.workerId, aheadMs, maxWaitMs, last < this.floor ? "span" : "lastId");
 	}
 
 	/** The last tick its generator issued, or -1. */

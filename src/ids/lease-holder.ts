@@ -10,35 +10,45 @@
  * - Issuing is `SnowflakeGenerator`'s, fast path included; its mark is the span's
  *   last tick (`to - 1`), and its floor the span's start or the tick after the last
  *   ID this holder issued, whichever is later: IDs strictly increase across leases.
- * - Its clock is the service's (ServerClock): the local wall clock plays no part.
+ * - Its clock is the service's (ServerClock): the local wall clock plays no part. A
+ *   renewal answered within its deadline more than a span behind the clock's reading
+ *   steps it back to the service's; calls then wait (or refuse, `overloaded`) until
+ *   the clock passes the last tick issued.
  * - A span that starts ahead is waited for, up to `maxWaitMs`; ticks may lead the
  *   clock by at most `maxBorrowMs` (and one tick at a span's start), as the service's do.
- * - It renews in the background when a third of the time left in the span has
- *   passed (every 10 s under a 30 s span), keeping the largest `to` granted.
- * - At `to` a call waits up to `maxWaitMs` for a renewal, then rejects `lease_expired`.
+ * - It renews in the background when a third of the span has passed since the last
+ *   grant (every 10 s under a 30 s span), each attempt with a deadline of a tenth of
+ *   the span (LeaseRenewals), keeping the largest `to` granted.
+ * - At `to` a call waits up to `maxWaitMs` from its own start (calls queued behind it
+ *   included) for a renewal, then rejects `lease_expired`.
+ * - An acquire refused with a `Retry-After` is not sent again before it runs out:
+ *   calls meanwhile reject at once with the refusal's code and the seconds left.
  * - A lease the service calls lost (`lease_lost`) is replaced on the next call that
  *   needs one: a new acquire, possibly of another worker ID, above the last ID.
  * - Calls resolve in call order across a change of lease: the old generator's calls
  *   settle (or are re-queued, in order, ahead of later ones) before the new one issues.
- * - In another process than the one that acquired it (a fork, a restored copy) the
- *   lease is dropped, neither renewed nor released, and a new one acquired.
+ * - In another process than the one that acquired it (a copy with another process
+ *   ID) the lease is dropped: its renewals stop, `close()` does not release it, and
+ *   the first call acquires a new one.
  * - `close()` stops issuing and renewing, lets calls in flight settle, then releases.
  */
 
-import { IdError } from "./errors";
 import { HeldLease } from "./held-lease";
 import type { SnowflakeLayout } from "./layout";
 import { LeaseChanges } from "./lease-changes";
 import { LeaseRenewals } from "./lease-renewals";
 import {
+	acquireDeferred,
 	checkedGrant,
+	checkMs,
+	failureCode,
+	failureRetryAfter,
 	holderClosed,
 	type LeaseGrantFields,
 	type LeaseSource,
 	layoutChanged,
 	leaseExpired,
 	leaseLostRepeatedly,
-	spanAhead,
 } from "./lease-source";
 import { ServerClock } from "./server-clock";
 
@@ -104,6 +114,8 @@ export class LeaseHolder {
 	private usable: HeldLease | undefined; // set when calls may go straight to its generator
 	private lastTick = -1; // the last tick issued under an earlier lease
 	private acquiring: Promise<HeldLease> | undefined;
+	/** A refused acquire's `Retry-After`: its code, and the monotonic ms it runs out. */
+	private deferred: { code: string; untilMs: number } | undefined;
 	private waiting: WaitingCall[] = [];
 	private requeued: WaitingCall[] = []; // calls of a lost lease: ahead of the waiting ones
 	private pumping = false;
@@ -126,6 +138,7 @@ export class LeaseHolder {
 			clock: this.clock,
 			monotonic: options.monotonic,
 			background: options.background,
+			ownsHere: (lease) => this.ownsHere(lease),
 			extended: () => this.changes.changed(),
 			ended: (lease) => this.lose(lease),
 		});
@@ -198,19 +211,13 @@ export class LeaseHolder {
 	/** A generator call failed: onto the next lease if this one is gone, else the caller's error. */
 	private refused(lease: HeldLease, error: unknown, count: number, attempts: number) {
 		let result: Promise<string[]>;
-		if (error !== LEASE_CHANGED) result = Promise.reject(this.explained(lease, error));
-		else if (attempts + 1 >= MAX_LEASES_PER_CALL) {
+		if (error !== LEASE_CHANGED) {
+			result = Promise.reject(lease.explained(error, this.clock.now(), this.maxWaitMs));
+		} else if (attempts + 1 >= MAX_LEASES_PER_CALL) {
 			result = Promise.reject(leaseLostRepeatedly(attempts + 1));
 		} else result = this.enqueue(count, attempts + 1, true);
 		lease.settled(); // after re-queueing: the next lease waits for this
 		return result;
-	}
-
-	/** The holder's clock never steps back: a generator's "regression" is a span that starts ahead. */
-	private explained(lease: HeldLease, error: unknown): unknown {
-		if (!(error instanceof IdError) || error.code !== "clock_regression") return error;
-		const aheadMs = lease.layout.msOf(lease.floor) - this.clock.now() - this.maxBorrowMs;
-		return spanAhead(lease.workerId, aheadMs, this.maxWaitMs);
 	}
 
 	private enqueue(count: number, attempts: number, ahead: boolean): Promise<string[]> {
@@ -270,17 +277,28 @@ export class LeaseHolder {
 	/** The lease calls may use: not lost, and held by this very process (else dropped as a copy). */
 	private current(): HeldLease | undefined {
 		const lease = this.lease;
-		if (lease === undefined || lease.lost || lease.copied) return undefined;
-		if (this.processId?.() !== lease.processId) {
-			lease.copied = true; // another process's lease: never renewed nor released from here
-			this.renewals.stop();
-			return undefined;
-		}
+		if (lease === undefined || lease.lost || !this.ownsHere(lease)) return undefined;
 		return lease;
 	}
 
-	/** A new lease (one acquire at a time), its generator above every ID issued so far. */
+	/** False in a process other than the one that acquired `lease` (a copy): then never again. */
+	private ownsHere(lease: HeldLease): boolean {
+		if (lease.copied) return false;
+		if (this.processId?.() === lease.processId) return true;
+		lease.copied = true; // another process's lease: never renewed nor released from here
+		if (lease === this.lease) this.renewals.stop();
+		return false;
+	}
+
+	/**
+	 * A new lease (one acquire at a time), its generator above every ID issued so far;
+	 * while a refused acquire's `Retry-After` runs, that refusal again, sending nothing.
+	 */
 	private acquire(): Promise<HeldLease> {
+		const leftMs = (this.deferred?.untilMs ?? 0) - this.options.monotonic();
+		if (this.acquiring === undefined && this.deferred !== undefined && leftMs > 0) {
+			return Promise.reject(acquireDeferred(this.deferred.code, leftMs));
+		}
 		this.acquiring ??= this.acquireOnce().finally(() => {
 			this.acquiring = undefined;
 		});
@@ -290,11 +308,19 @@ export class LeaseHolder {
 	private async acquireOnce(): Promise<HeldLease> {
 		this.counts.acquires++;
 		const { holder, workerId } = this.options;
-		// Absent, not undefined: an RPC call carries the keys it is given.
-		const answer = await this.source.acquireLease({
-			...(holder === undefined ? {} : { holder }),
-			...(workerId === undefined ? {} : { workerId }),
-		});
+		let answer: LeaseGrantFields;
+		try {
+			// Absent, not undefined: an RPC call carries the keys it is given.
+			answer = await this.source.acquireLease({
+				...(holder === undefined ? {} : { holder }),
+				...(workerId === undefined ? {} : { workerId }),
+			});
+		} catch (error) {
+			const untilMs = this.options.monotonic() + (failureRetryAfter(error) ?? 0) * 1_000;
+			const code = failureCode(error) ?? "unavailable";
+			if (untilMs > this.options.monotonic()) this.deferred = { code, untilMs };
+			throw error;
+		}
 		const { grant, layout } = checkedGrant(answer);
 		this.clock.anchor(grant.serverNowMs);
 		if (this.layout !== undefined && this.layout.fingerprint() !== layout.fingerprint()) {
@@ -310,26 +336,31 @@ export class LeaseHolder {
 			maxWaitMs: this.maxWaitMs,
 			maxBorrowMs: this.maxBorrowMs,
 			random: this.options.random,
-			beyondSpan: (held, needed) => this.cover(held, needed),
+			beyondSpan: (held, needed, budgetMs) => this.cover(held, needed, budgetMs),
 		});
 		this.lease = lease;
 		if (this.closing === undefined) this.renewals.follow(lease);
 		return lease;
 	}
 
-	/** The generator needs tick `needed` (≥ `to`): wait up to `maxWaitMs` for a renewal covering it. */
-	private async cover(lease: HeldLease, needed: number): Promise<number> {
+	/**
+	 * The generator needs tick `needed` (≥ `to`) for a call with `budgetMs` of its wait
+	 * left (counted from its start: a call queued behind another that waited here has
+	 * less): wait that long at most for a renewal covering it.
+	 */
+	private async cover(lease: HeldLease, needed: number, budgetMs: number): Promise<number> {
 		const started = this.options.monotonic();
+		const waitMs = Math.min(this.maxWaitMs, budgetMs);
 		for (;;) {
 			if (this.closing !== undefined) throw holderClosed(this.aborted);
 			if (lease !== this.lease || lease.lost || lease.copied) throw LEASE_CHANGED;
 			if (needed < lease.to) return lease.to - 1;
 			const waitedMs = this.options.monotonic() - started;
-			if (!(waitedMs < this.maxWaitMs)) {
+			if (!(waitedMs < waitMs)) {
 				throw leaseExpired(lease.workerId, lease.endMs(), this.maxWaitMs);
 			}
 			this.renewals.soon(lease);
-			await this.changes.wait(this.maxWaitMs - waitedMs);
+			await this.changes.wait(Math.ceil(waitMs - waitedMs)); // whole ms: no wake-up at once for a fraction
 		}
 	}
 
@@ -350,7 +381,7 @@ export class LeaseHolder {
 		this.changes.changed();
 		await this.acquiring?.catch(() => undefined);
 		const lease = this.lease;
-		if (lease === undefined || lease.copied) return;
+		if (lease === undefined || !this.ownsHere(lease)) return;
 		if (lease.calls > 0) await lease.drained();
 		if (!lease.lost) await this.release(lease.ref());
 	}
@@ -364,13 +395,4 @@ export class LeaseHolder {
 			// lease_lost (released or replaced already), or no answer: it lapses.
 		}
 	}
-}
-
-/** A wait or lead option: a finite number of ms, at least 0. */
-function checkMs(name: string, value: number): number {
-	if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-	throw new IdError(
-		"invalid_config",
-		`${name} must be a finite number of ms, at least 0; got ${String(value)}`,
-	);
 }

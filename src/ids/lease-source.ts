@@ -36,7 +36,11 @@ export interface LeaseSource {
 		holder?: string | undefined;
 		workerId?: number | undefined;
 	}): PromiseLike<LeaseGrantFields>;
-	renewLease(lease: LeaseRefFields): PromiseLike<LeaseGrantFields>;
+	/** `call.signal` aborts when the holder gives up on the renewal (its deadline passed). */
+	renewLease(
+		lease: LeaseRefFields,
+		call?: { signal?: AbortSignal | undefined },
+	): PromiseLike<LeaseGrantFields>;
 	releaseLease(lease: LeaseRefFields): PromiseLike<unknown>;
 }
 
@@ -49,6 +53,20 @@ export function failureCode(error: unknown): string | undefined {
 	if (typeof code === "string") return code;
 	if (error instanceof Error) return /^([a-z_]+): /.exec(error.message)?.[1];
 	return undefined;
+}
+
+/**
+ * The seconds a refusal asks to wait: an error's `retryAfter` (the HTTP client's
+ * `IdsError`) or `retryAfterSeconds` (the core's `IdError`), else the
+ * `(retry after N s)` an RPC rejection's message ends with.
+ */
+export function failureRetryAfter(error: unknown): number | undefined {
+	const fields = error as { retryAfter?: unknown; retryAfterSeconds?: unknown } | null;
+	const seconds = fields?.retryAfter ?? fields?.retryAfterSeconds;
+	if (typeof seconds === "number") return Number.isFinite(seconds) ? seconds : undefined;
+	if (!(error instanceof Error)) return undefined;
+	const match = /\(retry after ([0-9]+) s\)$/.exec(error.message);
+	return match ? Number(match[1]) : undefined;
 }
 
 /**
@@ -102,16 +120,43 @@ export function leaseExpired(
 	);
 }
 
-/** Returned when a fresh span starts further ahead of the service's clock than one call may wait. */
+/** What lies ahead of the service's clock in `spanAhead`, and why. */
+const AHEAD = {
+	span: (ms: number) =>
+		`leased span starts ${ms} ms ahead of the service's clock (its last holder released it moments ago, so the span begins after the last one ended)`,
+	lastId: (ms: number) =>
+		`last ID lies ${ms} ms ahead of the service's clock (this holder had followed a service clock that stepped ahead, then back; IDs only go up)`,
+};
+
+/**
+ * Returned when the next tick a holder may issue lies further ahead of the service's
+ * clock than one call may wait: a fresh span that starts ahead, or (`lastId`) the
+ * holder's last ID after its clock stepped back.
+ */
 export function spanAhead(
 	workerId: number,
 	aheadMs: number,
 	maxWaitMs: number,
+	what: keyof typeof AHEAD = "span",
 ): IdError<LeaseHolderErrorCode> {
 	return new IdError<LeaseHolderErrorCode>(
 		"overloaded",
-		`worker ID ${workerId}'s leased span starts ${Math.ceil(aheadMs)} ms ahead of the service's clock (its last holder released it moments ago, so the span begins after the last one ended), more than the ${maxWaitMs} ms one call waits; retry then`,
+		`worker ID ${workerId}'s ${AHEAD[what](Math.ceil(aheadMs))}, more than the ${maxWaitMs} ms one call waits; retry then`,
 		Math.max(1, Math.ceil(aheadMs / 1000)),
+	);
+}
+
+/**
+ * Returned, without asking the service, while a refused acquire's `Retry-After` runs:
+ * the refusal's code and the seconds left (also at the message's end, where
+ * `idRetryAfter` reads it).
+ */
+export function acquireDeferred(code: string, leftMs: number): IdError<string> {
+	const seconds = Math.max(1, Math.ceil(leftMs / 1000));
+	return new IdError<string>(
+		code,
+		`the service refused a worker-ID lease (${code}) and asked this holder to wait before it asks again; no acquire is sent until then (retry after ${seconds} s)`,
+		seconds,
 	);
 }
 
@@ -131,5 +176,14 @@ export function holderClosed(aborted: boolean): IdError<LeaseHolderErrorCode> {
 		aborted
 			? "the leased generator was aborted (its signal); it issues no more IDs"
 			: "the leased generator was closed; it issues no more IDs",
+	);
+}
+
+/** A wait or lead option: a finite number of ms, at least 0. */
+export function checkMs(name: string, value: number): number {
+	if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+	throw new IdError(
+		"invalid_config",
+		`${name} must be a finite number of ms, at least 0; got ${String(value)}`,
 	);
 }

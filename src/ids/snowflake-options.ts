@@ -59,11 +59,14 @@ export interface SnowflakeGeneratorOptions {
 	 * last tick of its span, which a renewal may raise): any tick from `needed`, the
 	 * tick about to be issued, up. The generator issues up to that mark and asks again
 	 * beyond it; a mark below `needed` refuses the call (`internal`), a rejection too.
+	 * `budgetMs` is what is left of the call's wait budget: a store that waits (for a
+	 * renewal) waits no longer.
 	 */
 	persistMark: (
 		tick: number,
 		leaseMs: number,
 		needed: number,
+		budgetMs: number,
 		// biome-ignore lint/suspicious/noConfusingVoidType: a store that answers nothing (`async () => {}`) must fit
 	) => void | number | Promise<void | number>;
 	/** The mark an earlier life of this worker ID persisted: nothing at or below it is issued. */

@@ -341,7 +341,8 @@ export class SnowflakeGenerator {
 					// A lease ahead of the clock (covering the target: borrowed after a restore, it
 					// may be further ahead), so marks cannot run away over quick restarts.
 					const mark = Math.max(target, tick + this.leaseTicks);
-					const stored = await this.persistMark(mark, this.leads.leaseOf(mark, now), target);
+					const leaseMs = this.leads.leaseOf(mark, now);
+					const stored = await this.persistMark(mark, leaseMs, target, budgetMs);
 					// A bounded store (a leased span) may hold another mark: the generator's ceiling.
 					if (stored !== undefined && !(Number.isSafeInteger(stored) && stored >= target)) {
 						throw refuse.markBelowNeeded(stored, target);

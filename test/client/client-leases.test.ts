@@ -222,6 +222,35 @@ describe("createLeasedGenerator", () => {
 		expect(calls).toEqual(["acquire", "acquire", "release 901/lease-2"]);
 	});
 
+	it("gives renewals its deadline's signal where they take call options (idsClient's), and a binding only the lease", async () => {
+		const seen: unknown[][] = [];
+		const grant = (w: number) => grantNow(w, "lease-1", 300); // renewed after 100 ms
+		const withCallOptions = {
+			acquireLease: async () => grant(900),
+			renewLease: async (lease: { workerId: number }, call?: { signal?: AbortSignal }) => {
+				seen.push(["call options", call?.signal instanceof AbortSignal]);
+				return grant(lease.workerId);
+			},
+			releaseLease: async () => undefined,
+		};
+		class BindingLike {
+			acquireLease = async () => grant(901);
+			renewLease = async (...args: unknown[]) => {
+				seen.push(["binding", args.length]);
+				return grant(901);
+			};
+			releaseLease = async () => undefined;
+		}
+		const generators = [
+			await createLeasedGenerator({ source: withCallOptions }),
+			await createLeasedGenerator({ source: new BindingLike() }),
+		];
+		await new Promise((r) => setTimeout(r, 150));
+		for (const generator of generators) await generator.close();
+		expect(seen).toContainEqual(["call options", true]);
+		expect(seen).toContainEqual(["binding", 1]);
+	});
+
 	it("keeps no Node process alive: a script that never closes it exits at once", () => {
 		const script = resolve(import.meta.dirname, "leased-exit.ts");
 		const started = Date.now();

@@ -29,7 +29,7 @@ async function holding(first: LeaseGrantFields = firstSpan, processId?: "none") 
 	const starting = holder.start();
 	source.only("acquire").answer(first);
 	await starting;
-	return { time, source, holder };
+	return { time, source, holder, process };
 }
 
 describe("LeaseHolder calls", () => {
@@ -154,11 +154,11 @@ describe("LeaseHolder bounds", () => {
 
 	it("after a renewal at the span's end, issues up to the new to and then waits again", async () => {
 		const { holder, time, source } = await holding();
-		// Renewals at 10 s and 16.7 s fail: none in flight when the span ends.
-		await time.advanceTo(10_000);
-		source.only("renew").fail(new Error("network"));
-		await time.advanceTo(16_667);
-		source.only("renew").fail(new Error("network"));
+		// Every renewal fails until the span ends (one a second, at the gap's pace).
+		for (let at = 10_000; at < 30_000; at += 1_000) {
+			await time.advanceTo(at);
+			source.only("renew").fail(new Error("network"));
+		}
 		await time.advanceTo(30_000);
 		const atEnd = holder.next();
 		await settle();
@@ -167,14 +167,17 @@ describe("LeaseHolder bounds", () => {
 			call.answer(grant({ from: SERVER, to: SERVER + 30_001, serverNowMs: SERVER + 30_000 }));
 		}
 		expect(fields(await atEnd)).toEqual([{ tick: SERVER + 30_000, workerId: 7, sequence: 0 }]);
-		// Tick SERVER + 30,001 is `to`: not this holder's until another renewal.
+		// Tick SERVER + 30,001 is `to`: not this holder's until another renewal, which goes
+		// out a gap after the last (the span it learned is 1 ms: the 10 ms floor).
 		await time.advanceTo(30_001);
 		let settled = false;
 		const past = holder.next().finally(() => {
 			settled = true;
 		});
-		await settle();
+		await time.advanceTo(30_009);
 		expect(settled).toBe(false);
+		expect(source.open("renew")).toEqual([]);
+		await time.advanceTo(30_010);
 		for (const call of source.open("renew")) {
 			call.answer(grant({ from: SERVER, to: SERVER + 60_001, serverNowMs: SERVER + 30_001 }));
 		}
@@ -246,28 +249,41 @@ describe("LeaseHolder renewal answers", () => {
 	it("a late answer for a lease already replaced leaves the new lease's renewals on schedule", async () => {
 		const { holder, time, source } = await holding();
 		await time.advanceTo(10_000);
-		const late = source.only("renew"); // left unanswered for now
-		await time.advanceTo(16_667);
+		const late = source.only("renew"); // left unanswered: abandoned at its deadline (13 s)
+		await time.advanceTo(13_000);
 		source.open("renew")[1]?.fail(leaseLost());
 		await settle();
 		const call = holder.next();
 		await settle();
-		const now = SERVER + 16_667;
+		const now = SERVER + 13_000;
 		source
 			.only("acquire")
 			.answer(grant({ workerId: 8, from: now, to: now + 30_000, serverNowMs: now }));
 		await call;
 		// Worker 7's renewal answers now, granted: it is not the lease followed any more.
-		late.answer(grant({ from: SERVER, to: SERVER + 40_000, serverNowMs: SERVER + 16_667 }));
+		late.answer(grant({ from: SERVER, to: SERVER + 40_000, serverNowMs: SERVER + 13_000 }));
 		await settle();
-		await time.advanceTo(26_667);
+		await time.advanceTo(25_000);
 		const renewed = source.calls
 			.filter((c) => c.kind === "renew")
 			.map((c) => [Math.round(c.at), c.args]);
 		expect(renewed).toEqual([
 			[10_000, { workerId: 7, leaseId: "L7" }],
-			[16_667, { workerId: 7, leaseId: "L7" }],
-			[26_667, { workerId: 8, leaseId: "L8" }],
+			[13_000, { workerId: 7, leaseId: "L7" }],
+			[23_000, { workerId: 8, leaseId: "L8" }],
 		]);
+	});
+});
+
+describe("LeaseHolder in a copy of its process", () => {
+	it("never renews nor releases the original's lease, even before a call notices the copy", async () => {
+		const { holder, time, source, process: host } = await holding();
+		await time.advanceTo(5_000);
+		host.pid = 101; // a copy (another pid): no call made in it yet
+		await time.advanceTo(60_000);
+		expect(source.times("renew")).toEqual([]);
+		await holder.close();
+		expect(source.times("release")).toEqual([]);
+		expect(holder.stats()).toMatchObject({ renewals: 0, releases: 0 });
 	});
 });

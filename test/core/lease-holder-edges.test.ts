@@ -97,4 +97,36 @@ describe("LeaseHolder refusals", () => {
 			await expect(call).rejects.toMatchObject({ code });
 		},
 	);
+
+	it.each([
+		["the core's IdError", refusal("no_free_worker_id", 5)],
+		["the HTTP client's IdsError", Object.assign(refusal("no_free_worker_id"), { retryAfter: 5 })],
+		["an RPC rejection", new Error("no_free_worker_id: none free (request r1) (retry after 5 s)")],
+	])(
+		"waits a refused acquire's Retry-After (%s): calls meanwhile reject at once, sending nothing",
+		async (_form, refused) => {
+			const { source, holder, time } = await lostAt10s(leaseLost());
+			const first = holder.next();
+			await settle();
+			source.only("acquire").fail(refused);
+			await expect(first).rejects.toBe(refused);
+			await time.advanceTo(12_000);
+			let during: unknown = "still waiting";
+			void holder.next().catch((error: unknown) => {
+				during = error;
+			});
+			await settle();
+			expect(during).toMatchObject({
+				code: "no_free_worker_id",
+				retryAfterSeconds: 3,
+				message: expect.stringMatching(/\(retry after 3 s\)$/),
+			});
+			expect(source.times("acquire")).toEqual([0, 10_000]);
+			await time.advanceTo(15_000); // the wait is over: the next call asks again
+			void holder.next().catch(() => undefined);
+			await settle();
+			expect(source.times("acquire")).toEqual([0, 10_000, 15_000]);
+			expect(holder.stats().acquires).toBe(3);
+		},
+	);
 });

@@ -315,4 +315,43 @@ describe("lease holders under any interleaving", () => {
 		expect(seen.totals.withIds).toBeGreaterThan(100); // most runs issue IDs: the checks are not vacuous
 		expect(seen.totals.reLeased).toBeGreaterThan(50);
 	}, 60_000); // about 1.5 s on an idle machine
+
+	it("finish a world whose renewal timers fall due at fractions of a ms (a machine suspended, a large monotonic start)", async () => {
+		// Found with seed 11181: a timer set for a rounding remainder woke its renewals again
+		// and again at the same instant, and the world never moved on.
+		const actions: Action[] = [
+			{ kind: "advance", ms: 38, roll: 51 },
+			{ kind: "advance", ms: 1829, roll: 48 },
+			{ kind: "advance", ms: 9, roll: 14 },
+			{ kind: "suspend", slot: 0, ms: 11707 },
+			{ kind: "advance", ms: 1236, roll: 47 },
+			{ kind: "restartObject", worker: 4 },
+			{ kind: "answer", pick: 9 },
+			{ kind: "lose", pick: 2 },
+			{ kind: "stepServer", ms: -854 },
+			{ kind: "answer", pick: 8 },
+			{ kind: "lose", pick: 1 },
+			{ kind: "answer", pick: 6 },
+			{ kind: "next", slot: 2, count: 1 },
+			{ kind: "next", slot: 3, count: 1 },
+			{ kind: "restartObject", worker: 4 },
+			{ kind: "advance", ms: 25, roll: 60 },
+			{ kind: "advance", ms: 12, roll: 28 },
+			{ kind: "resume", slot: 2 },
+			{ kind: "next", slot: 3, count: 1 },
+			{ kind: "resume", slot: 3 },
+			{ kind: "lose", pick: 7 },
+			{ kind: "next", slot: 3, count: 1 },
+			{ kind: "resume", slot: 0 },
+			{ kind: "advance", ms: 2718, roll: 61 },
+			{ kind: "close", slot: 1 },
+			{ kind: "deliver", pick: 9 },
+			{ kind: "advance", ms: 2549, roll: 16 },
+			{ kind: "advance", ms: 945, roll: 12 },
+			{ kind: "lose", pick: 9 },
+		];
+		const world = await runWorld(actions, [365696271, 18, 9], 100);
+		expect(world.violations).toEqual([]);
+		expect(world.lives.flatMap((life) => life.calls.filter((c) => !c.settled))).toEqual([]);
+	}, 10_000);
 });

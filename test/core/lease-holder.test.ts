@@ -74,25 +74,26 @@ describe("LeaseHolder", () => {
 		expect(source.calls[1]?.args).toEqual({ workerId: 7, leaseId: "L7" });
 	});
 
-	it("tries again after a third of the time then left when a renewal fails", async () => {
+	it("tries again at once when a renewal fails, but a thirtieth of the span (1 s) after the last start at the soonest", async () => {
 		const { source, time, holder } = await started();
-		// 20 s left at 10 s: the next try at 16.7 s (13.3 s left), then 21.1 s, 24.1 s, …
-		for (const at of [10_000, 16_667, 21_112, 24_075]) {
-			await time.advanceTo(at);
-			source.only("renew").fail(refusal("unavailable"));
-		}
+		await time.advanceTo(10_000);
+		source.only("renew").fail(refusal("unavailable")); // at once: the next a gap on, at 11 s
+		await time.advanceTo(13_000);
+		source.only("renew").fail(refusal("unavailable")); // 2 s after its start: the next at once
 		await settle();
-		expect(source.times("renew").map(Math.round)).toEqual([10_000, 16_667, 21_111, 24_074]);
-		expect(holder.stats()).toMatchObject({ renewals: 4, renewalsGranted: 0, renewalsFailed: 4 });
+		source.only("renew").fail(refusal("unavailable")); // at once again: the next at 14 s
+		await time.advanceTo(14_500);
+		expect(source.times("renew")).toEqual([10_000, 11_000, 13_000, 14_000]);
+		expect(holder.stats()).toMatchObject({ renewals: 4, renewalsGranted: 0, renewalsFailed: 3 });
 	});
 
-	it("keeps at most two renewals in flight: a hung one does not stop the next", async () => {
-		const { source, time } = await started();
+	it("gives each renewal a deadline of a tenth of the span: a hung one is abandoned, its signal aborted, the next sent", async () => {
+		const { source, time, holder } = await started();
 		await time.advanceTo(29_000);
-		expect(source.times("renew").map(Math.round)).toEqual([10_000, 16_667]);
-		source.open("renew")[0]?.fail(refusal("timeout"));
-		await time.advanceTo(29_000 + 1_000);
-		expect(source.open("renew")).toHaveLength(2);
+		expect(source.times("renew")).toEqual([10_000, 13_000, 16_000, 19_000, 22_000, 25_000, 28_000]);
+		const signals = source.calls.filter((c) => c.kind === "renew").map((c) => c.signal?.aborted);
+		expect(signals).toEqual([true, true, true, true, true, true, false]);
+		expect(holder.stats()).toMatchObject({ renewals: 7, renewalsGranted: 0, renewalsFailed: 6 });
 	});
 
 	it("renews from the call path when its timer cannot fire (a loop that never yields)", async () => {

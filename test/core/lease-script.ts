@@ -15,6 +15,8 @@ export interface ScriptedCall {
 	/** True time when it was sent. */
 	at: number;
 	args: unknown;
+	/** The signal it was given (renewals: aborted when the holder gives up on it). */
+	signal: AbortSignal | undefined;
 	answer(value: LeaseGrantFields | undefined): void;
 	fail(error: unknown): void;
 }
@@ -27,8 +29,8 @@ export class ScriptedSource implements LeaseSource {
 	acquireLease(options?: unknown): Promise<LeaseGrantFields> {
 		return this.record("acquire", options) as Promise<LeaseGrantFields>;
 	}
-	renewLease(lease: LeaseRefFields): Promise<LeaseGrantFields> {
-		return this.record("renew", lease) as Promise<LeaseGrantFields>;
+	renewLease(lease: LeaseRefFields, call?: { signal?: AbortSignal }): Promise<LeaseGrantFields> {
+		return this.record("renew", lease, call?.signal) as Promise<LeaseGrantFields>;
 	}
 	releaseLease(lease: LeaseRefFields): Promise<unknown> {
 		return this.record("release", lease);
@@ -51,12 +53,17 @@ export class ScriptedSource implements LeaseSource {
 		return this.calls.filter((c) => c.kind === kind).map((c) => c.at);
 	}
 
-	private record(kind: ScriptedCall["kind"], args: unknown): Promise<unknown> {
+	private record(
+		kind: ScriptedCall["kind"],
+		args: unknown,
+		signal?: AbortSignal,
+	): Promise<unknown> {
 		return new Promise((resolve, reject) => {
 			const call: ScriptedCall = {
 				kind,
 				at: this.time.now,
 				args,
+				signal,
 				answer: (value) => {
 					answered.add(call);
 					resolve(value);
@@ -83,5 +90,6 @@ export function grant(
 /** The service's `lease_lost`, as an RPC rejection carries it (the code in the message). */
 export const leaseLost = () => new Error("lease_lost: this lease of worker ID 7 was released");
 
-/** A refusal with a code, as the HTTP client's errors carry it. */
-export const refusal = (code: string) => new IdError<string>(code, "refused");
+/** A refusal with a code (and a Retry-After in seconds), as the core's errors carry it. */
+export const refusal = (code: string, retryAfterSeconds?: number) =>
+	new IdError<string>(code, "refused", retryAfterSeconds);

@@ -64,6 +64,8 @@ export class SimProcess {
 	/** Added to true time: where this process's monotonic clock starts. */
 	private monotonicOffset: number;
 	pid = 100;
+	/** How late its sleeps' timers fire (a busy event loop); background timers stay exact. */
+	sleepLateMs = 0;
 
 	constructor(
 		readonly time: SimTime,
@@ -89,7 +91,7 @@ export class SimProcess {
 			monotonic: this.monotonic,
 			sleep: (ms, signal) =>
 				new Promise<void>((resolve) => {
-					const cancel = this.time.after(this.name, ms, resolve);
+					const cancel = this.time.after(this.name, ms + this.sleepLateMs, resolve);
 					signal?.addEventListener(
 						"abort",
 						() => {

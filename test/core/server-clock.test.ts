@@ -30,4 +30,21 @@ describe("ServerClock", () => {
 		monotonic = 200;
 		expect(clock.now()).toBe(10_500);
 	});
+
+	it("steps back to an anchor further behind than it is told to allow, and only then", () => {
+		let monotonic = 0;
+		const clock = new ServerClock(
+			() => monotonic,
+			async () => {},
+		);
+		clock.anchor(70_000); // an object whose clock stepped 60 s ahead
+		monotonic = 10_000;
+		expect(clock.anchor(50_000, 30_000)).toBe(false); // 30 s behind: not more than allowed
+		expect(clock.now()).toBe(80_000);
+		expect(clock.anchor(20_000)).toBe(false); // no bound given: never back
+		expect(clock.anchor(20_000, 30_000)).toBe(true); // 60 s behind: the reading was wrong
+		expect(clock.now()).toBe(20_000);
+		monotonic = 10_500;
+		expect(clock.now()).toBe(20_500);
+	});
 });

@@ -301,6 +301,7 @@ class LeasedGenerator:
                 self._wait(lead_ms / 1000, started, "overloaded", tick)
                 continue
             if tick >= lease.to:  # past the span: the renewal due comes, or the call fails
+                self._keep_renewing(lease.pid)  # (a thread that died anyway shows here: it runs again)
                 self._wait(None, started, "lease_expired", tick)
                 continue
             first = self._sequence + 1 if same else secrets.randbelow(layout.start_limit)
@@ -327,7 +328,6 @@ class LeasedGenerator:
         if lease is not None and lease.pid != pid:  # a copy the fork hook did not see: never renewed nor released here
             lease = self._lease = None
         if lease is not None and not lease.lost:
-            self._keep_renewing(pid)
             return lease
         if self._refused is not None:  # the last acquire's Retry-After: nothing is sent before it ends
             refusal, until = self._refused

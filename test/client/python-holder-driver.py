@@ -41,9 +41,10 @@ def call(ids, count):
 
 
 def on_grant(grant, raised=[]):  # noqa: B006 (raises once when asked: a callback's error in the renewal thread)
-    if config.get("grantRaisesOnce") and threading.current_thread().name == "edge-ids-lease-renewal" and not raised:
+    kind = config.get("grantRaisesOnce")  # "RuntimeError", or "SystemExit", which ends a thread
+    if kind and threading.current_thread().name == "edge-ids-lease-renewal" and not raised:
         raised.append(True)
-        raise RuntimeError("a callback that fails")
+        raise {"RuntimeError": RuntimeError, "SystemExit": SystemExit}[kind]("a callback that fails")
 
 
 ids = LeasedGenerator(Service(config["url"]), "driver", max_wait=config.get("maxWait", 0.1), on_grant=on_grant)

@@ -233,11 +233,26 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 	it("survives an empty 200 and a callback's exception in its renewal thread, each a failed renewal", async () => {
 		const run = await runHolder(
 			{ spanMs: 1500, renew: (n) => (n === 0 ? "empty" : "grant") },
-			{ mode: "issue", seconds: 2, grantRaisesOnce: true },
+			{ mode: "issue", seconds: 2, grantRaisesOnce: "RuntimeError" },
 		);
 		expect(failed(run.calls)).toEqual([]);
 		expect(run.stats.renewals_failed).toBe(2);
 		expect(routes(run, "renew").length).toBeGreaterThanOrEqual(4);
+		expectIncreasing(run.calls);
+	});
+
+	it("runs its renewal thread again at the span's end if it ended anyway (SystemExit)", async () => {
+		const run = await runHolder(
+			{ spanMs: 1500 },
+			{ mode: "issue", seconds: 2.6, grantRaisesOnce: "SystemExit", maxWait: 0.3 },
+		);
+		expect(failed(run.calls)).toEqual([]);
+		// the first renewal's callback ended the thread; the next renewal comes at the span's end
+		const [, second] = gaps(
+			[...routes(run, "acquire"), ...routes(run, "renew")].map((request) => request.t),
+		);
+		expect(second).toBeGreaterThan(900);
+		expect(routes(run, "renew").length).toBeGreaterThanOrEqual(3);
 		expectIncreasing(run.calls);
 	});
 

@@ -110,7 +110,7 @@ describe("the Python holder's life on a 1.5 s span", { timeout: 10_000 }, () => 
 		);
 		expect(routes(run, "renew")).toHaveLength(2);
 		expect(first).toBeGreaterThan(450);
-		expect(first).toBeLessThan(650);
+		expect(first).toBeLessThan(750);
 		expect(second).toBeGreaterThan(450);
 		expect(failed(run.calls)).toEqual([]);
 		expectIncreasing(run.calls);
@@ -148,7 +148,7 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 		// each hung attempt ends at its deadline (150 ms) and the next starts at once
 		for (const gap of gaps(starts).slice(0, 3)) {
 			expect(gap).toBeGreaterThan(100);
-			expect(gap).toBeLessThan(260);
+			expect(gap).toBeLessThan(300);
 		}
 		expect(run.stats.renewals_failed).toBe(3);
 		expectIncreasing(run.calls);
@@ -199,7 +199,7 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 		expect(acquires).toHaveLength(3);
 		for (const gap of gaps(acquires)) {
 			expect(gap).toBeGreaterThanOrEqual(990);
-			expect(gap).toBeLessThan(1100);
+			expect(gap).toBeLessThan(1400); // the first call after it, on a busy machine
 		}
 		const waiting = run.calls.filter((call) => call.code !== undefined);
 		expect(waiting.length).toBeGreaterThan(20);

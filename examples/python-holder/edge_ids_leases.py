@@ -3,9 +3,11 @@
 It follows docs/LEASES.md's checklist: it issues Snowflake IDs of a worker ID
 leased from edge-ids, only with ticks inside the spans the service granted it,
 on the service's clock (``serverNowMs`` plus ``time.monotonic``), renews in a
-background thread at a third of the span, waits at most ``max_wait`` seconds at
-a span's end, acquires anew (above its last ID) when the lease is lost, and drops
-the lease in a forked child (``os.register_at_fork``) without releasing it.
+background thread a third of a span after each grant (each attempt bounded by a
+tenth of the span), waits at most ``max_wait`` seconds at a span's end, acquires
+anew (above its last ID) when the lease is lost, waits the ``Retry-After`` of a
+refused acquire, and never renews nor releases a lease in a process other than
+the one that acquired it (a forked child drops it: ``os.register_at_fork``).
 
 Copy this one file into a project::
 
@@ -18,7 +20,9 @@ Copy this one file into a project::
 ``holder.py`` beside it runs a generator as a command (for load and chaos runs).
 """
 
+import http.client
 import json
+import math
 import os
 import secrets
 import threading
@@ -29,6 +33,7 @@ import weakref
 
 DEFAULT_MAX_WAIT = 2.0  # seconds a call waits at a span's end for a renewal
 BORROW_MS = 5  # how far an issued tick may lead the service's clock (its MAX_BORROW_MS)
+MIN_SPAN_MS = 1000  # the shortest LEASE_SPAN_MS the service grants
 # Renewal refusals no retry turns into a grant: the holder moves to a new lease.
 ENDS_A_LEASE = {"lease_lost", "invalid_worker_id", "invalid_lease_id", "leases_disabled"}
 
@@ -74,7 +79,7 @@ class Layout:
 
 
 class Service:
-    """The four lease routes over HTTP (urllib). Every failure is a LeaseError."""
+    """The lease routes over HTTP (urllib); the lease ID goes in bodies, never in a URL. Every failure is a LeaseError."""
 
     def __init__(self, url, token=None, timeout=10.0):
         self.url = url.rstrip("/")
@@ -90,10 +95,10 @@ class Service:
         return self._call("POST", "/leases", body)
 
     def renew(self, worker_id, lease_id, timeout=None):
-        return self._call("POST", f"/leases/{int(worker_id)}/{lease_id}/renew", timeout=timeout)
+        return self._call("POST", f"/leases/{int(worker_id)}/renew", {"leaseId": lease_id}, timeout)
 
     def release(self, worker_id, lease_id):
-        self._call("DELETE", f"/leases/{int(worker_id)}/{lease_id}")
+        self._call("POST", f"/leases/{int(worker_id)}/release", {"leaseId": lease_id})
 
     def _call(self, method, path, body=None, timeout=None):
         headers = {"Accept": "application/json"}
@@ -110,14 +115,13 @@ class Service:
                 return json.loads(text) if text else None
         except urllib.error.HTTPError as error:
             raise _refusal(error) from None
-        except (urllib.error.URLError, OSError, ValueError) as error:
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
             raise LeaseError("network_error", f"{method} {path}: {error}") from None
 
 
 def _refusal(error):
     """The service's JSON error (code, message, Retry-After), or one named by the status."""
-    retry_after = error.headers.get("Retry-After")
-    retry_after = float(retry_after) if retry_after and retry_after.isdigit() else None
+    retry_after = _seconds(error.headers.get("Retry-After"))
     try:
         detail = json.loads(error.read())["error"]
         return LeaseError(detail["code"], detail["message"], error.code, retry_after)
@@ -126,16 +130,59 @@ def _refusal(error):
         return LeaseError(code, f"answer {error.code}", error.code, retry_after)
 
 
+def _seconds(text):
+    """A ``Retry-After`` in seconds (the service sends whole seconds), or None."""
+    try:
+        seconds = float(text)
+    except (TypeError, ValueError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _checked_grant(answer, layout=None):
+    """The grant and its layout (``layout``: the one in use) once the answer is one; else LeaseError
+    ``internal`` naming the field (an answer that is not the service's: an empty 200, a proxy's page)."""
+
+    def wrong(field):
+        value = answer.get(field) if isinstance(answer, dict) else answer
+        return LeaseError("internal", f"a lease answer's {field} is {value!r:.60}; the service answers integer ticks "
+                          "with from < to within its layout, a worker ID, a lease ID and its clock reading")
+
+    if not isinstance(answer, dict):
+        raise wrong("body")
+    try:
+        layout = layout or Layout(answer["layout"])
+    except (KeyError, TypeError, ValueError):
+        raise wrong("layout") from None
+    start, to, now = answer.get("from"), answer.get("to"), answer.get("serverNowMs")
+    for field, good in (("workerId", type(answer.get("workerId")) is int and answer["workerId"] >= 0),
+                        ("from", type(start) is int and start >= 0),
+                        ("to", type(to) is int and type(start) is int and start < to <= layout.tick_limit),
+                        ("leaseId", isinstance(answer.get("leaseId"), str) and answer["leaseId"] != ""),
+                        ("serverNowMs", type(now) in (int, float) and math.isfinite(now))):  # else a clock fault
+        if not good:
+            raise wrong(field)
+    return answer, layout
+
+
 class _Lease:
-    """One lease: its span ``[from, to)`` (``to`` only grows), and the first tick this holder may use."""
+    """One lease: its span ``[from, to)`` (``to`` only grows), the first tick this holder may use,
+    the span it learned, when it was last granted, and the process that acquired it."""
 
     def __init__(self, grant, floor, layout):
         self.worker_id = grant["workerId"]
         self.lease_id = grant["leaseId"]
         self.floor = floor
         self.to = grant["to"]
-        self.span_ms = layout.ms_of(grant["to"]) - grant["serverNowMs"]
+        self.span_ms = _span_ms(layout, grant)
+        self.granted_at = time.monotonic()  # the next renewal is due a third of a span after this
+        self.pid = os.getpid()  # only this process renews or releases it (rule 5)
         self.lost = False
+
+
+def _span_ms(layout, grant):
+    """The span a grant that moved ``to`` tells: ``toMs - serverNowMs`` (LEASE_SPAN_MS, to a tick)."""
+    return max(MIN_SPAN_MS, layout.ms_of(grant["to"]) - grant["serverNowMs"])
 
 
 class LeasedGenerator:
@@ -149,8 +196,9 @@ class LeasedGenerator:
         self.on_grant = on_grant  # called with each grant applied (the CLI records spans)
         self.layout = None
         self.stats = {"acquires": 0, "renewals": 0, "renewals_failed": 0, "leases_lost": 0, "releases": 0}
-        self._offset_ms = None  # the service's ms minus monotonic ms: never decreases
+        self._offset_ms = None  # the service's ms minus monotonic ms: see _anchor
         self._lease = None
+        self._refused = None  # (the refusal, until when): a refused acquire's Retry-After
         self._last_tick = -1  # the last tick issued, under any lease
         self._last_worker = None
         self._sequence = 0
@@ -163,16 +211,20 @@ class LeasedGenerator:
         self._cond = threading.Condition(threading.Lock())
         self._wake = threading.Event()
         self._renewer = None
-        self._pid = os.getpid()
+        self._renewer_pid = None
 
     # -- the service's clock ------------------------------------------------------------
 
     def _now_ms(self):
         return time.monotonic() * 1000 + self._offset_ms
 
-    def _anchor(self, server_now_ms):
+    def _anchor(self, server_now_ms, span_ms):
+        """Anchors the clock on an answer: up only (an answer lags by its travel time), unless the answer is
+        behind this reading by more than a span. A renewal travels at most its deadline, a tenth of the span,
+        so such a lag is no delay: the service's clock stepped ahead and back, and this reading is wrong.
+        Stepping down is safe: no tick at or below the last one issued is issued again (rule 3)."""
         offset = server_now_ms - time.monotonic() * 1000
-        if self._offset_ms is None or offset > self._offset_ms:
+        if self._offset_ms is None or offset > self._offset_ms or self._offset_ms - offset > span_ms:
             self._offset_ms = offset
 
     # -- public -------------------------------------------------------------------------
@@ -198,16 +250,17 @@ class LeasedGenerator:
         """``count`` IDs as runs ``(worker_id, tick, first_sequence, count)`` of consecutive IDs."""
         if count < 1:
             raise LeaseError("invalid_count", f"count must be a positive integer; got {count}")
+        started = time.monotonic()  # one bound for the whole call, however many runs and waits it takes
         runs = []
         with self._cond:
             while count > 0:
-                run = self._take(count)
+                run = self._take(count, started)
                 runs.append(run)
                 count -= run[3]
         return runs
 
     def close(self):
-        """Stops renewing and releases the lease (the worker ID is free at once)."""
+        """Stops renewing and releases the lease (the worker ID is free at once); a copy releases nothing."""
         with self._cond:
             if self._closed:
                 return
@@ -215,7 +268,7 @@ class LeasedGenerator:
             lease, self._lease = self._lease, None
             self._cond.notify_all()
         self._wake.set()
-        if lease and not lease.lost and self._pid == os.getpid():
+        if lease and not lease.lost and lease.pid == os.getpid():
             self.stats["releases"] += 1
             try:
                 self.service.release(lease.worker_id, lease.lease_id)
@@ -230,9 +283,8 @@ class LeasedGenerator:
 
     # -- issuing (the lock held) --------------------------------------------------------
 
-    def _take(self, wanted):
+    def _take(self, wanted, started):
         """One run of up to ``wanted`` IDs, inside a span this holder holds."""
-        started = time.monotonic()
         while True:
             lease = self._current()
             now = self._now_ms()
@@ -245,11 +297,11 @@ class LeasedGenerator:
             elif tick == self._last_tick and not same:
                 tick += 1  # cannot happen (a new lease starts above the last tick): kept safe anyway
             lead_ms = layout.ms_of(tick) - now - BORROW_MS
-            if lead_ms > 0:  # ahead of the clock: wait for it
+            if lead_ms > 0:  # ahead of the clock (a fresh span, or a clock stepped back): wait for it
                 self._wait(lead_ms / 1000, started, "overloaded", tick)
                 continue
-            if tick >= lease.to:  # past the span: a renewal must come
-                self._wake.set()
+            if tick >= lease.to:  # past the span: the renewal due comes, or the call fails
+                self._keep_renewing(lease.pid)  # (a thread that died anyway shows here: it runs again)
                 self._wait(None, started, "lease_expired", tick)
                 continue
             first = self._sequence + 1 if same else secrets.randbelow(layout.start_limit)
@@ -268,91 +320,120 @@ class LeasedGenerator:
         self._cond.wait(left if seconds is None else seconds)
 
     def _current(self):
-        """The lease to issue in: acquired if there is none, lost, or another process's."""
+        """The lease to issue in: acquired if there is none, it was lost, or it is another process's."""
         if self._closed:
             raise LeaseError("closed", "the generator was closed")
-        if self._pid != os.getpid():  # a fork the hook did not see (a C extension's fork())
-            self._lease, self._renewer, self._pid = None, None, os.getpid()
+        pid = os.getpid()
         lease = self._lease
+        if lease is not None and lease.pid != pid:  # a copy the fork hook did not see: never renewed nor released here
+            lease = self._lease = None
         if lease is not None and not lease.lost:
             return lease
+        if self._refused is not None:  # the last acquire's Retry-After: nothing is sent before it ends
+            refusal, until = self._refused
+            left = until - time.monotonic()
+            if left > 0:
+                message = f"{refusal}; the next acquire goes in {left:.1f} s, as the service's Retry-After asked"
+                raise LeaseError(refusal.code, message, refusal.status, left)
+            self._refused = None
         self.stats["acquires"] += 1
-        grant = self.service.acquire(self.holder, self.wanted_worker_id)
-        layout = Layout(grant["layout"])
+        try:
+            grant, layout = _checked_grant(self.service.acquire(self.holder, self.wanted_worker_id))
+        except LeaseError as error:
+            if error.retry_after:
+                self._refused = (error, time.monotonic() + error.retry_after)
+            raise
         if self.layout is not None and self.layout.key() != layout.key():
             raise LeaseError("layout_mismatch", "the service's layout changed; make a new generator")
         self.layout = layout
-        self._anchor(grant["serverNowMs"])
         self._lease = _Lease(grant, max(grant["from"], self._last_tick + 1), layout)
+        self._anchor(grant["serverNowMs"], self._lease.span_ms)
+        self._keep_renewing(pid)
+        self._wake.set()  # the renewal thread schedules the new lease
         if self.on_grant:
             self.on_grant(grant)
-        if self._renewer is None:
-            self._renewer = threading.Thread(target=self._renew_loop, name="edge-ids-lease-renewal", daemon=True)
-            self._renewer.start()
-        self._wake.set()
         return self._lease
+
+    def _keep_renewing(self, pid):
+        """Starts a renewal thread where this process has none running (the first lease, a fork, a thread gone)."""
+        if self._renewer is not None and self._renewer_pid == pid and self._renewer.is_alive():
+            return
+        self._renewer = threading.Thread(target=self._renew_loop, name="edge-ids-lease-renewal", daemon=True)
+        self._renewer_pid = pid
+        self._renewer.start()
 
     # -- renewal (a daemon thread) ------------------------------------------------------
 
     def _renew_loop(self):
-        last_sent = float("-inf")
+        """Renews a third of a span after each grant; after a failed attempt at once, but never sooner than a
+        thirtieth of the span after the last attempt started. Never dies: any exception is a failed renewal."""
+        last_start = float("-inf")
+        failed = None  # the lease whose last attempt failed
         while True:
-            with self._cond:
-                if self._closed or self._pid != os.getpid():
-                    return
-                lease = self._lease
-                delay = None  # no lease: wait to be woken
-                if lease is not None and not lease.lost:
-                    # A third of the time left in the span.
-                    delay = max(0.0, (self.layout.ms_of(lease.to) - self._now_ms()) / 3000)
-            self._wake.wait(delay)
-            self._wake.clear()
-            with self._cond:
-                lease = self._lease
-                if self._closed or lease is None or lease.lost:
+            lease = None
+            try:
+                with self._cond:
+                    if self._closed:
+                        return
+                    lease = self._lease
+                    due = None  # nothing to renew: wait to be woken
+                    if lease is not None and not lease.lost and lease.pid == os.getpid():
+                        span = lease.span_ms / 1000
+                        due = max(last_start if lease is failed else lease.granted_at + span / 3, last_start + span / 30)
+                if due is None or due > time.monotonic():
+                    self._wake.wait(None if due is None else due - time.monotonic())
+                    self._wake.clear()
                     continue
-            # At least a thirtieth of the span between renewals: no flood while answers fail.
-            gap = max(0.01, lease.span_ms / 30000)
-            time.sleep(max(0.0, last_sent + gap - time.monotonic()))
-            last_sent = time.monotonic()
-            self._renew(lease, timeout=max(0.2, min(self.service.timeout, lease.span_ms / 3000)))
+                last_start = time.monotonic()
+                failed = None if self._renew(lease) else lease
+            except Exception:  # not an attempt's failure (those are handled): counted, and tried again later
+                with self._cond:
+                    self.stats["renewals_failed"] += 1
+                failed, last_start = lease, time.monotonic()
+                time.sleep(0.05)
 
-    def _renew(self, lease, timeout):
+    def _renew(self, lease):
+        """One attempt; its deadline (the HTTP timeout) a tenth of the span. True if granted; never raises."""
         self.stats["renewals"] += 1
         try:
-            grant = self.service.renew(lease.worker_id, lease.lease_id, timeout)
-        except LeaseError as error:
+            answer = self.service.renew(lease.worker_id, lease.lease_id, min(self.service.timeout, lease.span_ms / 10000))
             with self._cond:
-                if error.code in ENDS_A_LEASE:
+                self._apply_renewal(lease, answer)
+            return True
+        except Exception as error:  # a refusal, the deadline, an answer that is no grant, a callback's error
+            with self._cond:
+                if isinstance(error, LeaseError) and error.code in ENDS_A_LEASE:
                     lease.lost = True
                     self.stats["leases_lost"] += 1
                 else:
                     self.stats["renewals_failed"] += 1
                 self._cond.notify_all()
-            return
-        with self._cond:
-            self._anchor(grant["serverNowMs"])
-            if grant["workerId"] == lease.worker_id and grant["leaseId"] == lease.lease_id:
-                lease.span_ms = self.layout.ms_of(grant["to"]) - grant["serverNowMs"]
-                if grant["to"] > lease.to:
-                    lease.to = grant["to"]
-                    if self.on_grant:
-                        self.on_grant(grant)
-            self._cond.notify_all()
+            return False
+
+    def _apply_renewal(self, lease, answer):
+        """Applies a renewal's grant (the lock held): the largest ``to`` kept (rule 4)."""
+        grant, _ = _checked_grant(answer, self.layout)
+        if grant["workerId"] != lease.worker_id or grant["leaseId"] != lease.lease_id:
+            raise LeaseError("internal", "a renewal answered another lease's grant")
+        moved = grant["to"] > lease.to
+        if moved:  # a grant that moves ``to`` tells the span (one that does not may lag a stepped clock)
+            lease.to = grant["to"]
+            lease.span_ms = _span_ms(self.layout, grant)
+        self._anchor(grant["serverNowMs"], lease.span_ms)
+        lease.granted_at = time.monotonic()
+        if moved and self.on_grant:
+            self.on_grant(grant)  # under the lock: the CLI writes a span before any ID issued in it
+        self._cond.notify_all()
 
 
 _live = weakref.WeakSet()
 
 
-def _drop_in_child(generator):
-    """In a forked child the lease is the parent's: dropped, never renewed nor released from here."""
-    generator._fresh_state()
-    generator._lease = None
-
-
 def _after_fork_in_child():
+    """In a forked child every lease is the parent's: dropped, never renewed nor released from here."""
     for generator in list(_live):
-        _drop_in_child(generator)
+        generator._fresh_state()
+        generator._lease = None
 
 
 if hasattr(os, "register_at_fork"):

@@ -12,7 +12,7 @@ import type { ErrorBody, LeaseGrant } from "../../src/api";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { envWith } from "../shared/fetch-app";
 import { snowflakeStub, useTestClock } from "./helpers";
-import { leasesApp, releasePath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const SPAN_MS = 30_000;
@@ -39,7 +39,7 @@ describe("acquire/release churn with 10 ms ticks", () => {
 			if (status === 201) {
 				grants++;
 				expect(body.fromMs - body.serverNowMs).toBeLessThanOrEqual(SPAN_MS);
-				expect((await leases("DELETE", releasePath(body))).status).toBe(204);
+				expect((await leases("POST", releasePath(body), leaseBody(body))).status).toBe(204);
 				continue;
 			}
 			expect(status).toBe(409);
@@ -57,7 +57,7 @@ describe("acquire/release churn with 10 ms ticks", () => {
 		await coarseObject(642, T);
 		// 641 was leased and released under a clock 10 min ahead; now its clock reads T.
 		const { body: early } = await pair<LeaseGrant>("POST", "/leases", { workerId: 641 });
-		expect((await pair("DELETE", releasePath(early))).status).toBe(204);
+		expect((await pair("POST", releasePath(early), leaseBody(early))).status).toBe(204);
 		clock641.time = T;
 		await pair<LeaseGrant>("POST", "/leases", { workerId: 642 }); // held
 		const { status, body, headers } = await pair<ErrorBody>("POST", "/leases", {});

@@ -12,6 +12,7 @@ import type { AppEnv } from "../app-env";
 import { routeGroup } from "../hono-apps";
 import { acquireLeaseBody, leaseIdBody, validateBody } from "../json-body";
 import { leaseRouteMoved, leaseWorkerIdsOf } from "../lease-input";
+import { rateLimitKey } from "../middleware/rate-limit";
 import { noteRequest } from "../middleware/request-log";
 import { leaseOperations } from "../on-first-use";
 import { noteAsked } from "../respond";
@@ -51,6 +52,7 @@ export const leaseRoutes = routeGroup<AppEnv>()
 		const { grant, probes } = await (await leaseOperations()).acquireLease(c.env, c.var.config, {
 			...body,
 			via: "rpc",
+			caller: await rateLimitKey(c),
 		});
 		noteRequest(c, { workerId: grant.workerId, probes });
 		return c.json(grant, 201, NO_STORE);

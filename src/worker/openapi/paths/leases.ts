@@ -13,7 +13,7 @@ export const leaseOperations = [
 		path: "/leases",
 		summary: "Acquire a worker ID for a Snowflake generator of your own: a span of ticks",
 		description:
-			"Grants a span `[from, to)` of ticks of a worker ID of LEASE_WORKER_IDS (the one named, or a free one the service picks): only its holder may issue IDs of that worker ID with those ticks. Renew it every third of a span; keep the leaseId secret. 409 `no_free_worker_id` (with Retry-After) when none is free, `leases_disabled` when LEASE_WORKER_IDS is unset.",
+			"Grants a span `[from, to)` of ticks of a worker ID of LEASE_WORKER_IDS (the one named, or a free one the service picks): only its holder may issue IDs of that worker ID with those ticks. Renew it every third of a span; keep the leaseId secret. 409 `no_free_worker_id` (with Retry-After) when none is free, `leases_disabled` when LEASE_WORKER_IDS is unset; 429 `rate_limited` (with Retry-After) past the caller's LEASE_ACQUIRE_LIMIT acquires a minute.",
 		body: acquireLeaseBody,
 		ok: "leaseGrantSchema",
 		created: true,

@@ -57,6 +57,8 @@ export const STATUS_OF = {
 	not_found: 404,
 	/** Returned for a known path with a method it does not take; `Allow` lists those it does. */
 	method_not_allowed: 405,
+	/** Returned for the 0.2.0 forms of renew and release, which took the leaseId in the URL; the message names the routes that replace them. */
+	lease_route_moved: 410,
 	/** Returned when a POST has a non-empty body not declared `Content-Type: application/json`. */
 	unsupported_media_type: 415,
 	/** Returned when the lease routes are called but LEASE_WORKER_IDS is not set. */
@@ -232,7 +234,7 @@ export interface DecodeOptions {
 /**
  * A worker-ID lease: the span of ticks `[from, to)` of `workerId` that the holder,
  * and nobody else, may issue IDs in (every sequence of those ticks). What
- * `POST /leases` (201), `POST /leases/:workerId/:leaseId/renew` (200) and RPC
+ * `POST /leases` (201), `POST /leases/:workerId/renew` (200) and RPC
  * `acquireLease` / `renewLease` answer. A renewal keeps `from` and `leaseId` and
  * moves `to` forward (never back).
  */

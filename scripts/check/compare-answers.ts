@@ -180,7 +180,11 @@ async function answersOf(script: string, wranglerConfig: string): Promise<Map<st
 			const answers: string[] = [];
 			let lease = NO_LEASE;
 			for (const ask of config.asks) {
-				const asked = { ...ask, path: ask.path.replace(LAST_LEASE, lease) };
+				const asked = {
+					...ask,
+					path: ask.path.replace(LAST_LEASE, lease),
+					...(ask.body === undefined ? {} : { body: ask.body.replace(LAST_LEASE, lease) }),
+				};
 				const { text, body } = await answer(service.url, asked, ask);
 				lease = /"leaseId":"([A-Za-z0-9_-]{32})"/.exec(body)?.[1] ?? lease;
 				answers.push(text);

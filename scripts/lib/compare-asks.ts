@@ -220,8 +220,10 @@ const RATE_LIMITED: Ask[] = [
 
 /** A well-formed leaseId that is no lease's. */
 export const NO_LEASE = "A".repeat(32);
-/** In a lease ask's path, the leaseId the last acquire answered. */
+/** In a lease ask's path or body, the leaseId the last acquire answered. */
 export const LAST_LEASE = "{lease}";
+const LEASE_BODY = `{"leaseId":"${LAST_LEASE}"}`;
+const NO_LEASE_BODY = `{"leaseId":"${NO_LEASE}"}`;
 
 /** Leases on: acquire, renew, release and status, and each refusal. */
 const LEASES: Ask[] = [
@@ -233,17 +235,21 @@ const LEASES: Ask[] = [
 		body: '{"holder":"pod-1","workerId":901}',
 	},
 	{ path: "/leases/901" },
-	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew` },
-	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew`, headers: JSON_TYPE, body: "{}" },
-	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew`, headers: JSON_TYPE, body: '{"x":1}' },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: LEASE_BODY },
+	{ method: "POST", path: "/leases/901/renew" },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: "{}" },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: '{"x":1}' },
 	{ method: "POST", path: "/leases", headers: JSON_TYPE, body: '{"workerId":901}' },
-	{ method: "DELETE", path: `/leases/901/${LAST_LEASE}` },
+	{ method: "POST", path: "/leases/901/release", headers: JSON_TYPE, body: LEASE_BODY },
+	{ method: "POST", path: "/leases/901/release", headers: JSON_TYPE, body: NO_LEASE_BODY },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: NO_LEASE_BODY },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: '{"leaseId":"short"}' },
+	{ method: "POST", path: "/leases/901/renew", headers: JSON_TYPE, body: '{"leaseId":7}' },
+	{ method: "POST", path: "/leases/5/renew", headers: JSON_TYPE, body: NO_LEASE_BODY },
+	{ method: "POST", path: "/leases/x/release", headers: JSON_TYPE, body: NO_LEASE_BODY },
+	// The 0.2.0 forms, the leaseId in the URL: 410, naming the routes above.
+	{ method: "POST", path: `/leases/901/${LAST_LEASE}/renew` },
 	{ method: "DELETE", path: `/leases/901/${NO_LEASE}` },
-	{ method: "POST", path: `/leases/901/${NO_LEASE}/renew` },
-	{ method: "POST", path: "/leases/901/short/renew" },
-	{ method: "POST", path: "/leases/901/has%20space/renew" },
-	{ method: "POST", path: `/leases/5/${NO_LEASE}/renew` },
-	{ method: "POST", path: `/leases/x/${NO_LEASE}/renew` },
 	{ path: "/leases/901" },
 	{ path: "/leases/5" },
 	{ path: "/leases/abc" },

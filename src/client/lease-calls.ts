@@ -7,16 +7,16 @@
  * network failures), and each is safe to repeat. A retried acquire whose first
  * attempt reached the service leases a worker ID to nobody: it is wasted until its
  * span and grace pass, and no ID is ever issued twice. A retried renewal extends
- * again; a retried release answers 204 again.
+ * again; a retried release answers 204 again. The leaseId, a bearer capability,
+ * travels in request bodies only, never in a URL (which logs and proxies record).
  */
 import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
-import { IdsError } from "./errors";
 import type { CallOptions, Query } from "./index";
 import { workerSegment } from "./path-segments";
 
 /** The client's one way to call the service (index.ts). */
 type Request = <T>(
-	method: "GET" | "POST" | "DELETE",
+	method: "GET" | "POST",
 	path: string,
 	query: Query,
 	body: object | undefined,
@@ -38,13 +38,13 @@ export function leaseCalls(request: Request) {
 			};
 			return request<LeaseGrant>("POST", "/leases", {}, body, call);
 		},
-		/** The lease's span moved on (`POST /leases/:workerId/:leaseId/renew`); `lease_lost` once released or replaced. */
+		/** The lease's span moved on (`POST /leases/:workerId/renew`, the leaseId in the body); `lease_lost` once released or replaced. */
 		async renewLease(lease: LeaseRef, call?: CallOptions) {
-			return request<LeaseGrant>("POST", `${leasePath(lease)}/renew`, {}, undefined, call);
+			return request<LeaseGrant>("POST", leasePath(lease, "renew"), {}, leaseBody(lease), call);
 		},
-		/** Frees the worker ID at once (`DELETE /leases/:workerId/:leaseId`); the span's tail is never reissued. */
+		/** Frees the worker ID at once (`POST /leases/:workerId/release`, the leaseId in the body); the span's tail is never reissued. */
 		async releaseLease(lease: LeaseRef, call?: CallOptions): Promise<void> {
-			await request<undefined>("DELETE", leasePath(lease), {}, undefined, call);
+			await request<undefined>("POST", leasePath(lease, "release"), {}, leaseBody(lease), call);
 		},
 		/** The worker ID's lease state (`GET /leases/:workerId`): held, grace or free; never the leaseId. */
 		async leaseStatus(workerId: number, call?: CallOptions) {
@@ -53,21 +53,15 @@ export function leaseCalls(request: Request) {
 	};
 }
 
+/** `/leases/:workerId/renew` or `/release`: the worker ID is the only part of the lease in the URL. */
+function leasePath(lease: LeaseRef, action: "renew" | "release"): string {
+	return `/leases/${workerSegment(lease?.workerId)}/${action}`;
+}
+
 /**
- * `/leases/:workerId/:leaseId`, once both are segments: an empty, "." or ".."
- * leaseId would reach another route. It is refused as the service refuses any
- * leaseId that is not of the form acquireLease answers (`400 invalid_lease_id`);
- * other malformed ones are sent, percent-encoded, for the service to refuse.
+ * The body that carries the capability: `{"leaseId": …}` as given (the service
+ * refuses a malformed one with `400 invalid_lease_id`, describing it by its length).
  */
-function leasePath(lease: LeaseRef): string {
-	const { leaseId } = lease ?? {};
-	if (typeof leaseId !== "string" || leaseId === "" || /^(\.|%2e){1,2}$/i.test(leaseId)) {
-		throw new IdsError(
-			"invalid_lease_id",
-			`leaseId must be the 32 characters (A-Z a-z 0-9 _ -) that acquireLease answered; got ${typeof leaseId === "string" ? JSON.stringify(leaseId) : String(leaseId)}`,
-			400,
-			undefined,
-		);
-	}
-	return `/leases/${workerSegment(lease.workerId)}/${encodeURIComponent(leaseId)}`;
+function leaseBody(lease: LeaseRef): { leaseId: string } {
+	return { leaseId: lease?.leaseId };
 }

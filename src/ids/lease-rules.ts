@@ -8,7 +8,10 @@
  * issue IDs of this worker ID with those ticks. The rules:
  *
  * - **Acquire** (only when the worker ID is free): `from = max(mark + 1, tick(now))`,
- *   `to = max(tick(now + spanMs), from + 1)`; the new mark is `to - 1`. Everything
+ *   `to = max(tick(now + spanMs), from + 1)`; the new mark is `to - 1`. A `from` more
+ *   than `spanMs` ahead of the clock is refused (`no_free_worker_id` with Retry-After):
+ *   acquire/release churn moves the mark a tick per cycle and would otherwise push
+ *   spans minutes ahead, where no holder can use them. Everything
  *   issued or granted before is at or below the old mark, so spans never overlap
  *   each other or the object's own IDs, whatever the clock did.
  * - **Renew** (the same lease, not released, and the mark still `to - 1`: nothing
@@ -143,6 +146,7 @@ export function grantSpan(
 	const from = Math.max(book.mark + 1, layout.tickOf(now));
 	if (from >= layout.tickLimit) return refused(exhausted(terms));
 	const leadMs = layout.msOf(from) - now;
+	if (leadMs > terms.spanMs) return refused(tooFarAhead(terms, leadMs));
 	if (ask.maxLeadMs !== undefined && leadMs > ask.maxLeadMs) {
 		return refused(
 			new LeaseRefusal(
@@ -270,6 +274,22 @@ function checkClock(terms: LeaseTerms, now: number): LeaseRefusal | undefined {
 		);
 	}
 	return undefined;
+}
+
+/**
+ * A free worker ID whose next span would start more than a span ahead of the clock:
+ * acquired and released faster than its spans pass (each cycle moves the mark on),
+ * or its object's clock stepped back. Granting it would hand a holder a span it
+ * cannot use before then; refused as not free (no `startsInMs`: no search takes it),
+ * until the clock is within a span of it.
+ */
+function tooFarAhead(terms: LeaseTerms, leadMs: number): LeaseRefusal {
+	const waitSeconds = seconds(leadMs - terms.spanMs);
+	return new LeaseRefusal(
+		"no_free_worker_id",
+		`worker ID ${terms.workerId} is free, but its next span would start ${leadMs} ms ahead of the clock, more than LEASE_SPAN_MS (${terms.spanMs} ms): it was acquired and released faster than its spans pass (a released span's unused ticks are never issued again), or its clock went back; retry in ${waitSeconds} s, or acquire without naming a worker ID`,
+		waitSeconds,
+	);
 }
 
 function exhausted(terms: LeaseTerms): LeaseRefusal {

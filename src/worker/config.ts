@@ -30,6 +30,8 @@ export interface Config {
 	leaseSpanMs: number;
 	/** How long after a span ends only its holder may renew it. */
 	leaseGraceMs: number;
+	/** Lease acquires per minute per caller over HTTP (LEASE_ACQUIRE_LIMIT); 0: no limit. */
+	leaseAcquireLimit: number;
 	/** Freshness bound of the auto route's per-isolate pools, in ms; 0 turns pools off. */
 	poolMaxAgeMs: number;
 	/** Largest block a pool asks an object for (and largest count it serves). */
@@ -65,6 +67,7 @@ const VAR_NAMES = [
 	"LEASE_WORKER_IDS",
 	"LEASE_SPAN_MS",
 	"LEASE_GRACE_MS",
+	"LEASE_ACQUIRE_LIMIT",
 	"POOL_MAX_AGE_MS",
 	"POOL_MAX_SIZE",
 	"MAX_BLOCK_COUNT",
@@ -168,6 +171,7 @@ function layoutVars(vars: ConfigVars, problems: ConfigProblems): SnowflakeLayout
 }
 
 const DEFAULT_LEASE_SPAN_MS = 30_000;
+const DEFAULT_LEASE_ACQUIRE_LIMIT = 1_000;
 
 /**
  * LEASE_SPAN_MS (LEASE_GRACE_MS is a plain integer). A span of at least 1 s (and 3 ticks, so a third of
@@ -259,6 +263,10 @@ export function parseConfig(vars: ConfigVars): Config {
 		...generatorVars(vars, problems),
 		...workerIdVars(vars, maxWorkerId, problems),
 		...leaseKeeperVars(vars, layout, problems),
+		// A fleet restart: the 512 worker IDs of docs/LEASES.md's example range serve ~380
+		// holders; all of them acquiring at once, with a retry each, fits in one minute's
+		// budget. docs/PRODUCTION.md, "Lease acquires", says how to size it.
+		leaseAcquireLimit: integer("LEASE_ACQUIRE_LIMIT", DEFAULT_LEASE_ACQUIRE_LIMIT, 0, 1_000_000),
 		poolMaxAgeMs: problems.read(() => poolMaxAgeVar(vars, layout), 0),
 		// Measured (npm run bench:pools, docs/PERFORMANCE.md): 4,096 serves ~100 auto
 		// requests per object call with ~1% of IDs unused; 16,384 makes 4× fewer calls, but

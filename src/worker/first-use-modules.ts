@@ -6,6 +6,7 @@
  * startup costs about half a millisecond beside its code (docs/PERFORMANCE.md, "Startup").
  */
 
+export * as acquireBudget from "../ids/acquire-budget";
 export * as leaseKeeper from "../ids/lease-keeper";
 export * as formOperations from "./forms";
 export * as leaseOperations from "./lease-operations";

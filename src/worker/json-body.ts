@@ -21,7 +21,7 @@ import { invalidPrefix, invalidSnowflakeFormat } from "../ids/field-rules";
 import type { AppEnv } from "./app-env";
 import { type ServiceError, serviceError } from "./errors";
 import { field, type Input, type InputOf, input, type OutputOf, type Shape } from "./input";
-import { invalidHolder, invalidLeaseWorkerId } from "./lease-input";
+import { invalidHolder, invalidLeaseId, invalidLeaseWorkerId } from "./lease-input";
 import { countKindOf, invalidBodyCount, invalidFormat } from "./rules";
 
 // The descriptions are the OpenAPI document's (./openapi/); they do not validate.
@@ -50,8 +50,14 @@ export const acquireLeaseBody = input.strictObject({
 		.optional()
 		.describe("A worker ID of LEASE_WORKER_IDS; default: the service picks a free one"),
 });
-/** Renewing takes no fields: a body, if any, must be an empty JSON object. */
-export const noFieldsBody = input.strictObject({});
+/** Renew and release take the lease's capability in the body, never in the URL. */
+export const leaseIdBody = input.strictObject({
+	leaseId: field
+		.text()
+		.describe(
+			"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
+		),
+});
 
 const NOT_AN_OBJECT = 'the request body must be a JSON object such as {"count": 5} (or no body)';
 
@@ -86,6 +92,7 @@ function bodyError(c: Context<AppEnv>, field: string | undefined, got: unknown):
 	if (field === "format") return invalidFormat(got);
 	if (field === "prefix") return invalidPrefix(got);
 	if (field === "holder") return invalidHolder(got);
+	if (field === "leaseId") return invalidLeaseId(got);
 	if (field === "workerId") return invalidLeaseWorkerId(c.var.config, got, "rpc");
 	// The blocks routes allow far larger counts than MAX_BATCH: name their bound.
 	return invalidBodyCount(c.var.config, got, countKindOf(c.req.path));

@@ -88,15 +88,33 @@ export function invalidHolder(holder: unknown): ServiceError {
  */
 export function checkLeaseId(leaseId: unknown): string {
 	if (typeof leaseId === "string" && LEASE_ID_PATTERN.test(leaseId)) return leaseId;
+	throw invalidLeaseId(leaseId);
+}
+
+/** `invalid_lease_id`, describing what was sent by its kind and length, never its text. */
+export function invalidLeaseId(leaseId: unknown): ServiceError {
 	const got =
-		typeof leaseId !== "string"
-			? `a ${leaseId === null ? "null" : typeof leaseId}`
-			: /^[A-Za-z0-9_-]*$/.test(leaseId)
-				? `a text of ${leaseId.length} characters`
-				: `a text of ${leaseId.length} characters, some outside A-Z a-z 0-9 _ -`;
-	throw serviceError(
+		leaseId === undefined
+			? "no leaseId"
+			: typeof leaseId !== "string"
+				? `a ${leaseId === null ? "null" : typeof leaseId}`
+				: /^[A-Za-z0-9_-]*$/.test(leaseId)
+					? `a text of ${leaseId.length} characters`
+					: `a text of ${leaseId.length} characters, some outside A-Z a-z 0-9 _ -`;
+	return serviceError(
 		"invalid_lease_id",
 		`leaseId must be the 32 characters (A-Z a-z 0-9 _ -) that acquireLease answered; got ${got}`,
+	);
+}
+
+/**
+ * `410 lease_route_moved` for the 0.2.0 forms of renew and release, which took the
+ * leaseId in the path: it names the routes that replace them, never the path sent.
+ */
+export function leaseRouteMoved(): ServiceError {
+	return serviceError(
+		"lease_route_moved",
+		'renew and release take the leaseId in a JSON body, never in the URL (where request logs keep it): POST /leases/:workerId/renew and POST /leases/:workerId/release, each with {"leaseId": "…"}; the forms POST /leases/:workerId/:leaseId/renew and DELETE /leases/:workerId/:leaseId were removed',
 	);
 }
 
@@ -109,13 +127,17 @@ export function refuseLeased(config: Config, workerId: number): number {
 	);
 }
 
+/** The segments that may follow `/leases/:workerId/`: the routes' own words. */
+const LEASE_ACTIONS = new Set(["renew", "release"]);
+
 /**
- * A path as an error message may show it: on `/leases/:workerId/…` the segment after
- * the worker ID is a leaseId (or a mistyped one), so it is written `:leaseId`.
+ * A path as an error message may show it: on `/leases/:workerId/…` a segment after
+ * the worker ID other than `renew` or `release` may be a leaseId (a client of 0.2.0
+ * put it there, or a mistyped one), so it is written `:leaseId`.
  */
 export function redactedPath(path: string): string {
 	const parts = path.split("/");
 	if (parts[1] !== "leases" || parts.length < 4) return path;
-	parts[3] = ":leaseId";
+	if (!LEASE_ACTIONS.has(parts[3] as string)) parts[3] = ":leaseId";
 	return parts.join("/");
 }

@@ -12,6 +12,7 @@ import type { LeaseGrant, LeaseState } from "../api";
 import type { GrantedSpan } from "../ids/lease-keeper";
 import type { Config } from "./config";
 import { serviceError } from "./errors";
+import { spendAcquire } from "./lease-acquire-limit";
 import { checkHolder, checkLeaseId, checkLeaseWorkerId, leaseWorkerIdsOf } from "./lease-input";
 import { MAX_ACQUIRE_PROBES, probeOrder, searchFreeWorkerId } from "./lease-search";
 import { leaseHashOf, newLeaseId } from "./lease-secret";
@@ -30,12 +31,14 @@ export interface AcquireInput {
 	holder?: unknown;
 	workerId?: unknown;
 	via?: Via;
+	/** The HTTP caller whose LEASE_ACQUIRE_LIMIT budget it spends; none: not limited. */
+	caller?: string | undefined;
 }
 
 /**
  * A span of a worker ID for a holder: the one named (if free), else one of
  * LEASE_WORKER_IDS that is. `409 no_free_worker_id` with Retry-After when none of
- * those tried is free.
+ * those tried is free; `429 rate_limited` when the caller is over LEASE_ACQUIRE_LIMIT.
  */
 export async function acquireLease(
 	env: Env,
@@ -48,6 +51,7 @@ export async function acquireLease(
 		input.workerId === undefined
 			? undefined
 			: checkLeaseWorkerId(config, input.workerId, input.via);
+	await spendAcquire(env, config, input.caller);
 	const leaseId = newLeaseId();
 	const leaseHash = await leaseHashOf(leaseId);
 	const probe = async (workerId: number, maxLeadMs: number | undefined) => {

@@ -9,7 +9,8 @@
  * A probe first asks for a span starting near the clock (`PREFERRED_LEAD_MS`): a
  * worker ID released a moment ago is free, but its next span starts after the
  * released one's unused tail, up to a span ahead. Only when no candidate starts
- * near the clock is the nearest such one taken.
+ * near the clock is the nearest such one taken. None starts more than a span ahead:
+ * the object refuses such a span outright (src/ids/lease-rules.ts), without `startsInMs`.
  *
  * Plain TypeScript (the probe is injected), so scripts/bench/lease-acquire.ts
  * measures this very search against the core's objects.
@@ -46,7 +47,7 @@ export type SearchOutcome<T> = { probes: number } & (
 /**
  * Probes `candidates` in order, each with `maxLeadMs = preferredLeadMs`, until one
  * grants; then (up to `MAX_AHEAD_PROBES`) the free ones that were ahead, nearest
- * first, with no bound. A probe
+ * first, with no bound of its own (the object's is a span). A probe
  * that throws (an object unreachable) is skipped; a refusal other than
  * `no_free_worker_id` (a misconfiguration every object would answer alike) ends the
  * search as the error it names, through `refused`.

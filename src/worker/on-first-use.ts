@@ -25,9 +25,17 @@ export const openApiDocument = () => import("./openapi/document.generated");
 
 /** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
 export async function objectModules() {
-	const { leaseKeeper, workerIdStorage } = await firstUse();
+	const { acquireBudget, leaseKeeper, workerIdStorage } = await firstUse();
+	const { takeAcquire } = acquireBudget;
 	const { LeaseKeeper } = leaseKeeper;
 	const { WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked } =
 		workerIdStorage;
-	return { LeaseKeeper, WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked };
+	return {
+		LeaseKeeper,
+		WorkerIdStorage,
+		claimNamespaceLayout,
+		storedLayoutOf,
+		storeLayoutChecked,
+		takeAcquire,
+	};
 }

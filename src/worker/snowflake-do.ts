@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SnowflakeStatsInfo } from "../api";
+import type { AcquireBucket } from "../ids/acquire-budget";
 import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import type { GrantedSpan, LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
@@ -45,6 +46,9 @@ export type SpanResult = { ok: true; span: GrantedSpan; layout: string } | Objec
 /** What `releaseLease` answers. */
 export type ReleaseResult = { ok: true } | ObjectFailure;
 
+/** What `takeAcquire` answers: taken, or the whole seconds until the caller may acquire again. */
+export type AcquireBudgetResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
 /** What `leaseStatus` answers (never the lease's hash). */
 export type LeaseStatusResult =
 	| { ok: true; status: LeaseView & { serverNowMs: number }; layout: string }
@@ -78,6 +82,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private fingerprint = "";
 	/** This life's records (set with the generator). */
 	private storage: WorkerIdStorage | undefined;
+	/** A caller's lease acquires, in an object named for the caller (never a worker ID's). */
+	private acquireBucket: AcquireBucket | undefined;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -160,6 +166,18 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** Stores the counters as they are now, with the stored mark and lease. */
 	private storeStats(): void {
 		if (this.keeper) this.storage?.storeStats(this.keeper.generator.stats());
+	}
+
+	/**
+	 * Takes one lease acquire from the budget of the caller this object is named for
+	 * (./lease-acquire-limit.ts), `perMinute` a minute. In memory only: a restart
+	 * refills it (it guards the range's capacity, never IDs) and no write is made.
+	 */
+	async takeAcquire(perMinute: number): Promise<AcquireBudgetResult> {
+		const { takeAcquire } = await objectModules();
+		const taken = takeAcquire(this.acquireBucket, perMinute, this.clock.now());
+		this.acquireBucket = taken.bucket;
+		return taken.ok ? { ok: true } : { ok: false, retryAfterSeconds: taken.retryAfterSeconds };
 	}
 
 	/**

@@ -90,14 +90,6 @@ export const workerIdParam = input.object({
 });
 const leaseWorkerId = decimalInteger.describe("A worker ID of LEASE_WORKER_IDS");
 export const leaseWorkerIdParam = input.object({ workerId: leaseWorkerId });
-export const leaseParams = input.object({
-	workerId: leaseWorkerId,
-	leaseId: field
-		.text()
-		.describe(
-			"The leaseId the acquire answered (32 characters of A-Z a-z 0-9 _ -); keep it secret",
-		),
-});
 export const idParam = input.object({
 	id: field
 		.text()

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeasedGenerator, IdsError, idsClient } from "../../src/client";
+import { createLeasedGenerator, idsClient } from "../../src/client";
 import { grantNow, twitterLayout } from "../shared/lease-grants";
 import { expectSnowflakesIncreasing } from "../shared/order";
 
@@ -71,15 +71,15 @@ describe("idsClient lease calls", () => {
 			},
 			{
 				method: "POST",
-				url: "https://ids.test/v1/leases/900/abc_DEF-123/renew",
-				body: undefined,
-				contentType: null,
+				url: "https://ids.test/v1/leases/900/renew",
+				body: '{"leaseId":"abc_DEF-123"}',
+				contentType: "application/json",
 			},
 			{
-				method: "DELETE",
-				url: "https://ids.test/v1/leases/900/abc_DEF-123",
-				body: undefined,
-				contentType: null,
+				method: "POST",
+				url: "https://ids.test/v1/leases/900/release",
+				body: '{"leaseId":"abc_DEF-123"}',
+				contentType: "application/json",
 			},
 			{ method: "GET", url: "https://ids.test/v1/leases/900", body: undefined, contentType: null },
 			{
@@ -124,22 +124,28 @@ describe("idsClient lease calls", () => {
 		expect(sent.map((s) => s.method)).toEqual(["POST", "POST"]);
 	});
 
-	it.each([[""], ["."], [".."], ["%2e"]])(
-		"refuses leaseId %j before sending (it would reach another route)",
+	it.each([["a/b?c"], [".."], [""]])(
+		"never puts a leaseId (%j) in a URL: it goes in the body, for the service to judge",
 		async (leaseId) => {
-			const { client, sent } = recordingFetch([]);
-			const refused = await client.releaseLease({ workerId: 1, leaseId }).catch((e: unknown) => e);
-			expect(refused).toBeInstanceOf(IdsError);
-			expect(refused).toMatchObject({ code: "invalid_lease_id", status: 400 });
-			await expect(client.leaseStatus(-1)).rejects.toMatchObject({ code: "invalid_worker_id" });
-			expect(sent).toEqual([]);
+			const { client, sent } = recordingFetch([{ status: 204 }, { status: 200, body: {} }]);
+			await client.releaseLease({ workerId: 1, leaseId });
+			await client.renewLease({ workerId: 1, leaseId });
+			expect(sent.map((s) => s.url)).toEqual([
+				"https://ids.test/v1/leases/1/release",
+				"https://ids.test/v1/leases/1/renew",
+			]);
+			for (const request of sent) expect(request.body).toBe(JSON.stringify({ leaseId }));
 		},
 	);
 
-	it("percent-encodes a leaseId with characters a path must not carry", async () => {
-		const { client, sent } = recordingFetch([{ status: 204 }]);
-		await client.releaseLease({ workerId: 1, leaseId: "a/b?c" });
-		expect(sent[0]?.url).toBe("https://ids.test/v1/leases/1/a%2Fb%3Fc");
+	it("refuses a worker ID that would reach another route before sending", async () => {
+		const { client, sent } = recordingFetch([]);
+		await expect(client.renewLease({ workerId: -1, leaseId: "k" })).rejects.toMatchObject({
+			code: "invalid_worker_id",
+			status: 400,
+		});
+		await expect(client.leaseStatus(-1)).rejects.toMatchObject({ code: "invalid_worker_id" });
+		expect(sent).toEqual([]);
 	});
 });
 

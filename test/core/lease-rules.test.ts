@@ -3,7 +3,7 @@
  * clock readings are ticks (epoch 0, 1 ms), spans 30,000 ticks, grace 2,000 ms.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import {
 	extendSpan,
 	grantSpan,
@@ -14,7 +14,7 @@ import {
 	releaseSpan,
 	viewOf,
 } from "../../src/ids/lease-rules";
-import { GRACE_MS, granted, refusal, terms } from "./lease-setup";
+import { GRACE_MS, granted, refusal, SPAN_MS, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };
 const ask = { leaseHash: "a", holder: "pod-a" };
@@ -38,10 +38,45 @@ describe("grantSpan", () => {
 		expect(book.mark).toBe(30_999);
 	});
 
-	it("grants at least one tick when the mark is a whole span ahead (the clock went back)", () => {
-		const book = granted(grantSpan(terms, { mark: 40_000, lease: undefined }, ask, 1_000));
-		expect(book.lease).toMatchObject({ from: 40_001, to: 40_002 });
-		expect(book.mark).toBe(40_001);
+	it("grants one tick when the mark is a whole span ahead, and nothing further ahead", () => {
+		const book = granted(grantSpan(terms, { mark: 30_999, lease: undefined }, ask, 1_000));
+		expect(book.lease).toMatchObject({ from: 31_000, to: 31_001 });
+		expect(book.mark).toBe(31_000);
+		// One tick more (the next acquire+release cycle, the clock unmoved) is too far ahead.
+		const released = granted(releaseSpan(terms, book, is("a")));
+		const refused = refusal(grantSpan(terms, released, ask, 1_000));
+		expect(refused).toMatchObject({ code: "no_free_worker_id", retryAfterSeconds: 1 });
+		expect(refused).not.toHaveProperty("startsInMs", expect.anything());
+		expect(refused.message).toContain("would start 30001 ms ahead of the clock");
+		// Also when the clock went back: Retry-After is the time until it is a span away.
+		const back = refusal(grantSpan(terms, { mark: 40_000, lease: undefined }, ask, 1_000));
+		expect(back.retryAfterSeconds).toBe(10);
+		expect(
+			granted(grantSpan(terms, { mark: 40_000, lease: undefined }, ask, 10_001)).lease,
+		).toMatchObject({ from: 40_001, to: 40_002 });
+	});
+
+	it("bounds acquire/release churn on a stopped clock to a span and a tick ahead", () => {
+		// 10 ms ticks: each cycle would move the next span 10 ms further (issue 38, item 6).
+		const coarse = {
+			...terms,
+			layout: new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0, timeUnitMs: 10 }),
+		};
+		let book: LeaseBook = fresh;
+		let grants = 0;
+		for (let cycle = 0; cycle < 1_000; cycle++) {
+			const ruling = grantSpan(coarse, book, { ...ask, leaseHash: `h${cycle}` }, 5_000);
+			if (!ruling.ok) {
+				expect(ruling.refusal.code).toBe("no_free_worker_id");
+				continue;
+			}
+			grants++;
+			const lease = ruling.book.lease as LeaseRecord;
+			expect(coarse.layout.msOf(lease.from) - 5_000).toBeLessThanOrEqual(SPAN_MS);
+			book = granted(releaseSpan(coarse, ruling.book, is(lease.leaseHash)));
+		}
+		expect(grants).toBe(2); // [500, 3500), then the one tick at 3500
+		expect(book.mark).toBe(3_500);
 	});
 
 	it("refuses a held worker ID until its span and grace end, then grants above the span", () => {

@@ -8,7 +8,9 @@
  *   with Retry-After, never a 500;
  * - an object without leases meeting a stored lease refuses to issue anything for
  *   that worker ID (its stored layout is marked), so it never issues into the span;
- * - this version reads its own state back afterwards and renews the same lease.
+ * - this version reads its own state back afterwards and renews the same lease;
+ * - a holder of 0.2.0, which put the leaseId in renew and release URLs, is refused
+ *   `410 lease_route_moved` naming the routes that replace them.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -83,6 +85,32 @@ async function ask(mf: Miniflare, worker: string, method: string, path: string, 
 }
 
 describe("worker-ID leases across versions", () => {
+	it("a 0.2.0 holder (the leaseId in the URL) is refused 410 lease_route_moved, naming the new routes", async () => {
+		const mf = await start([{ name: "edge-ids", script: CURRENT, leases: true }]);
+		try {
+			// What a 0.2.0 holder sends: an acquire (unchanged), then renew and release by path.
+			const grant = (await ask(mf, "edge-ids", "POST", "/leases", { workerId: 930 }))
+				.body as unknown as LeaseGrant;
+			for (const [method, path] of [
+				["POST", `/leases/930/${grant.leaseId}/renew`],
+				["DELETE", `/leases/930/${grant.leaseId}`],
+			] as const) {
+				const refused = await ask(mf, "edge-ids", method, path);
+				expect(refused.status, method).toBe(410);
+				expect(refused.body.error?.code).toBe("lease_route_moved");
+				expect(refused.body.error?.message).toContain(
+					'POST /leases/:workerId/renew and POST /leases/:workerId/release, each with {"leaseId": "…"}',
+				);
+				expect(JSON.stringify(refused.body)).not.toContain(grant.leaseId);
+			}
+			// Nothing was renewed or released: the lease is still held, as granted.
+			const status = await ask(mf, "edge-ids", "GET", "/leases/930");
+			expect(status.body).toMatchObject({ state: "held", to: grant.to });
+		} finally {
+			await mf.dispose();
+		}
+	});
+
 	it("a Worker with leases, an object without: 503 unavailable with Retry-After", async () => {
 		const mf = await start([
 			{ name: "edge-ids", script: previous },
@@ -93,7 +121,7 @@ describe("worker-ID leases across versions", () => {
 				["POST", "/leases", { workerId: 910 }],
 				["POST", "/leases", {}],
 				["GET", "/leases/910", undefined],
-				["POST", `/leases/910/${"A".repeat(32)}/renew`, undefined],
+				["POST", "/leases/910/renew", { leaseId: "A".repeat(32) }],
 			] as const) {
 				const answer = await ask(mf, "edge-ids-next", method, path, body);
 				expect(answer.status, `${method} ${path}`).toBe(503);
@@ -115,7 +143,9 @@ describe("worker-ID leases across versions", () => {
 			held = (await ask(current, "edge-ids", "POST", "/leases", { workerId: 920 })).body as never;
 			released = (await ask(current, "edge-ids", "POST", "/leases", { workerId: 921 }))
 				.body as never;
-			const gone = await ask(current, "edge-ids", "DELETE", `/leases/921/${released.leaseId}`);
+			const gone = await ask(current, "edge-ids", "POST", "/leases/921/release", {
+				leaseId: released.leaseId,
+			});
 			expect(gone.status).toBe(204);
 		} finally {
 			await current.dispose();
@@ -145,7 +175,9 @@ describe("worker-ID leases across versions", () => {
 
 		const again = await start([{ name: "edge-ids", script: CURRENT, leases: true }]);
 		try {
-			const renewed = await ask(again, "edge-ids", "POST", `/leases/920/${held.leaseId}/renew`);
+			const renewed = await ask(again, "edge-ids", "POST", "/leases/920/renew", {
+				leaseId: held.leaseId,
+			});
 			expect(renewed.status).toBe(200);
 			expect(renewed.body).toMatchObject({ workerId: 920, from: held.from });
 			expect(renewed.body.to as number).toBeGreaterThanOrEqual(held.to);

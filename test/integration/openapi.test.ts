@@ -143,17 +143,21 @@ const SUCCESSES: Call[] = [
 	{ method: "get", operation: "/range", url: "/range?kind=typeid&prefix=user&from=0&to=1000" },
 ];
 
-const RENEW = "/leases/{workerId}/{leaseId}/renew";
-const RELEASE = "/leases/{workerId}/{leaseId}";
+const RENEW = "/leases/{workerId}/renew";
+const RELEASE = "/leases/{workerId}/release";
+const OLD_RENEW = "/leases/{workerId}/{leaseId}/renew";
+const OLD_RELEASE = "/leases/{workerId}/{leaseId}";
 const STATUS = "/leases/{workerId}";
 /** The lease operations, called in order by the test (they need the acquire's leaseId). */
 const LEASE_OPERATIONS: Pick<Call, "method" | "operation">[] = [
 	{ method: "post", operation: "/leases" },
 	{ method: "post", operation: RENEW },
 	{ method: "get", operation: STATUS },
-	{ method: "delete", operation: RELEASE },
+	{ method: "post", operation: RELEASE },
+	{ method: "post", operation: OLD_RENEW },
+	{ method: "delete", operation: OLD_RELEASE },
 ];
-const FOREIGN_LEASE = `/leases/901/${"F".repeat(32)}`;
+const FOREIGN_LEASE = { leaseId: "F".repeat(32) };
 
 describe("GET /openapi.json", () => {
 	it("is a valid OpenAPI 3.1 document", async () => {
@@ -181,10 +185,15 @@ describe("GET /openapi.json", () => {
 			201,
 		);
 		const { workerId, leaseId } = JSON.parse(acquired.text);
-		const lease = `/leases/${workerId}/${leaseId}`;
-		await conforms({ method: "post", operation: RENEW, url: `${lease}/renew` }, 200);
-		await conforms({ method: "get", operation: STATUS, url: `/leases/${workerId}` }, 200);
-		await conforms({ method: "delete", operation: RELEASE, url: lease }, 204);
+		const lease = `/leases/${workerId}`;
+		const body = { leaseId };
+		await conforms({ method: "post", operation: RENEW, url: `${lease}/renew`, body }, 200);
+		await conforms({ method: "get", operation: STATUS, url: lease }, 200);
+		// The 0.2.0 forms are refused, the lease untouched.
+		const old = `${lease}/${leaseId}`;
+		await conforms({ method: "post", operation: OLD_RENEW, url: `${old}/renew` }, 410);
+		await conforms({ method: "delete", operation: OLD_RELEASE, url: old }, 410);
+		await conforms({ method: "post", operation: RELEASE, url: `${lease}/release`, body }, 204);
 	});
 
 	it("describes the error answers the service gives", async () => {
@@ -232,8 +241,21 @@ describe("GET /openapi.json", () => {
 				409,
 				"worker_id_leased",
 			],
-			[{ method: "post", operation: RENEW, url: `${FOREIGN_LEASE}/renew` }, 409, "lease_lost"],
-			[{ method: "delete", operation: RELEASE, url: "/leases/901/short" }, 400, "invalid_lease_id"],
+			[
+				{ method: "post", operation: RENEW, url: "/leases/901/renew", body: FOREIGN_LEASE },
+				409,
+				"lease_lost",
+			],
+			[
+				{
+					method: "post",
+					operation: RELEASE,
+					url: "/leases/901/release",
+					body: { leaseId: "short" },
+				},
+				400,
+				"invalid_lease_id",
+			],
 			[
 				{ method: "post", operation: "/leases", url: "/leases", body: { holder: "" } },
 				400,

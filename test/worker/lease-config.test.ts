@@ -88,8 +88,8 @@ describe("lease config", () => {
 		const off = leasesApp({ LEASE_WORKER_IDS: "" });
 		for (const [method, path] of [
 			["POST", "/leases"],
-			["POST", `/leases/600/${"a".repeat(32)}/renew`],
-			["DELETE", `/leases/600/${"a".repeat(32)}`],
+			["POST", "/leases/600/renew"],
+			["POST", "/leases/600/release"],
 			["GET", "/leases/not-a-number"],
 		] as const) {
 			const { status, body } = await off<ErrorBody>(method, path);

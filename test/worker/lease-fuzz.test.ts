@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { LeaseGrant, SnowflakeBlocks, SnowflakeIds } from "../../src/api";
 import { tickOf } from "../shared/ticks";
 import { appWith, printTestStats, restart, useTestClock, YieldingClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const IDS = [670, 671, 672];
 const leases = leasesApp({ LEASE_WORKER_IDS: "670-672" });
@@ -110,8 +110,9 @@ async function apply(s: Step, clock: YieldingClock) {
 					s.tamper === "other-id" ? IDS[(IDS.indexOf(grant.workerId) + 1) % 3] : grant.workerId,
 			} as LeaseGrant;
 			const answer = await leases<LeaseGrant>(
-				s.kind === "renew" ? "POST" : "DELETE",
+				"POST",
 				s.kind === "renew" ? renewPath(sent) : releasePath(sent),
+				leaseBody(sent),
 			);
 			expectAnswered(answer.status);
 			if (s.tamper !== "none") expect(answer.status).toBeGreaterThanOrEqual(400);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant } from "../../src/api";
 import { useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const EPOCH = 1_288_834_974_657;
@@ -17,7 +17,7 @@ describe("renewals after to", () => {
 		const clock = await useTestClock(620, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 620 });
 		clock.time = T + 31_500; // to + 1.5 s of the 2 s grace
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.status).toBe(200);
 		expect(renewed.body).toMatchObject({ from: grant.from, to: tick(T + 61_500) });
 	});
@@ -26,7 +26,7 @@ describe("renewals after to", () => {
 		const clock = await useTestClock(621, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 621 });
 		clock.time = T + 300_000;
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.status).toBe(200);
 		expect(renewed.body).toMatchObject({ from: grant.from, to: tick(T + 330_000) });
 	});
@@ -51,22 +51,19 @@ describe("renewals after to", () => {
 		expect(status).toBe(201);
 		expect(taken.from).toBe(tick(T + 32_000));
 		expect(taken.from).toBeGreaterThanOrEqual(old.to);
-		for (const [method, path] of [
-			["POST", renewPath(old)],
-			["DELETE", releasePath(old)],
-		] as const) {
-			const lost = await leases<ErrorBody>(method, path);
+		for (const path of [renewPath(old), releasePath(old)]) {
+			const lost = await leases<ErrorBody>("POST", path, leaseBody(old));
 			expect(lost.status).toBe(409);
 			expect(lost.body.error.code).toBe("lease_lost");
 		}
-		expect((await leases("POST", renewPath(taken))).status).toBe(200);
+		expect((await leases("POST", renewPath(taken), leaseBody(taken))).status).toBe(200);
 	});
 
 	it("keeps to when the object's clock went back, and never moves it back", async () => {
 		const clock = await useTestClock(624, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 624 });
 		clock.time = T - 3_600_000;
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.status).toBe(200);
 		expect(renewed.body).toMatchObject({ from: grant.from, to: grant.to });
 	});

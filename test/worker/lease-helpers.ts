@@ -34,6 +34,7 @@ export function leasesApp(vars: Record<string, string> = {}) {
 	};
 }
 
-/** The paths of a grant's renew and release. */
-export const renewPath = (grant: LeaseGrant) => `/leases/${grant.workerId}/${grant.leaseId}/renew`;
-export const releasePath = (grant: LeaseGrant) => `/leases/${grant.workerId}/${grant.leaseId}`;
+/** The paths of a grant's renew and release (the worker ID only), and their body: the leaseId. */
+export const renewPath = (grant: LeaseGrant) => `/leases/${grant.workerId}/renew`;
+export const releasePath = (grant: LeaseGrant) => `/leases/${grant.workerId}/release`;
+export const leaseBody = (grant: LeaseGrant) => ({ leaseId: grant.leaseId });

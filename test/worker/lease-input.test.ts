@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant } from "../../src/api";
 import { useTestClock } from "./helpers";
-import { LEASED, leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { LEASED, leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp();
@@ -35,8 +35,8 @@ describe("bad lease requests", () => {
 			["GET", "/leases/99999999999999999999", undefined],
 			["GET", "/leases/-1", undefined],
 			["GET", "/leases/abc", undefined],
-			["POST", `/leases/7/${WELL_FORMED}/renew`, undefined],
-			["DELETE", `/leases/x/${WELL_FORMED}`, undefined],
+			["POST", "/leases/7/renew", { leaseId: WELL_FORMED }],
+			["POST", "/leases/x/release", { leaseId: WELL_FORMED }],
 		] as const) {
 			const message = await refused(method, path, body, 400, "invalid_worker_id");
 			expect(message).toContain(`LEASE_WORKER_IDS = ${LEASED}`);
@@ -60,7 +60,7 @@ describe("bad lease requests", () => {
 		await refused(
 			"POST",
 			renewPath({ workerId: 650, leaseId: WELL_FORMED } as LeaseGrant),
-			{ to: 5 },
+			{ leaseId: WELL_FORMED, to: 5 },
 			400,
 			"invalid_body",
 		);
@@ -95,28 +95,55 @@ describe("bad lease requests", () => {
 			`${"A".repeat(31)}!`,
 			`${"A".repeat(31)}%2F`,
 		]) {
-			for (const [method, path] of [
-				["POST", `/leases/652/${leaseId}/renew`],
-				["DELETE", `/leases/652/${leaseId}`],
-			] as const) {
-				const message = await refused(method, path, undefined, 400, "invalid_lease_id");
+			for (const path of ["/leases/652/renew", "/leases/652/release"]) {
+				const message = await refused("POST", path, { leaseId }, 400, "invalid_lease_id");
 				expect(message).toContain("32 characters");
 				expect(message).not.toContain(leaseId);
 			}
 		}
+		// No leaseId, or one of another type: the same refusal, saying what came.
+		for (const [body, got] of [
+			[undefined, "got no leaseId"],
+			[{}, "got no leaseId"],
+			[{ leaseId: 5 }, "got a number"],
+			[{ leaseId: null }, "got a null"],
+		] as const) {
+			const message = await refused("POST", "/leases/652/renew", body, 400, "invalid_lease_id");
+			expect(message).toContain(got);
+		}
+	});
+
+	it("refuses the 0.2.0 forms (the leaseId in the URL) with 410, naming the new routes, never the leaseId", async () => {
+		await useTestClock(657, T);
+		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 657 });
+		for (const [method, path] of [
+			["POST", `/leases/657/${grant.leaseId}/renew`],
+			["DELETE", `/leases/657/${grant.leaseId}`],
+		] as const) {
+			const answer = await leases<ErrorBody>(method, path);
+			expect(answer.status, `${method} ${path}`).toBe(410);
+			expect(answer.body.error.code).toBe("lease_route_moved");
+			expect(answer.body.error.message).toContain("POST /leases/:workerId/renew");
+			expect(answer.body.error.message).toContain("POST /leases/:workerId/release");
+			expect(answer.body.error.message).toContain('{"leaseId": "…"}');
+			expect(answer.text).not.toContain(grant.leaseId);
+		}
+		// Refused before anything was read: the lease is still held, and renews.
+		expect((await leases("POST", renewPath(grant), leaseBody(grant))).status).toBe(200);
 	});
 
 	it("answers 409 lease_lost for a foreign or released leaseId", async () => {
 		await useTestClock(653, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 653 });
 		const foreign = { ...grant, leaseId: WELL_FORMED };
-		expect(await refused("POST", renewPath(foreign), undefined, 409, "lease_lost")).not.toContain(
-			WELL_FORMED,
-		);
-		await refused("DELETE", releasePath(foreign), undefined, 409, "lease_lost");
-		await refused("POST", renewPath({ ...grant, workerId: 654 }), undefined, 409, "lease_lost");
-		expect((await leases("DELETE", releasePath(grant))).status).toBe(204);
-		expect(await refused("POST", renewPath(grant), undefined, 409, "lease_lost")).toContain(
+		expect(
+			await refused("POST", renewPath(foreign), leaseBody(foreign), 409, "lease_lost"),
+		).not.toContain(WELL_FORMED);
+		await refused("POST", releasePath(foreign), leaseBody(foreign), 409, "lease_lost");
+		const elsewhere = { ...grant, workerId: 654 };
+		await refused("POST", renewPath(elsewhere), leaseBody(elsewhere), 409, "lease_lost");
+		expect((await leases("POST", releasePath(grant), leaseBody(grant))).status).toBe(204);
+		expect(await refused("POST", renewPath(grant), leaseBody(grant), 409, "lease_lost")).toContain(
 			"released",
 		);
 	});
@@ -149,8 +176,8 @@ describe("bad lease requests", () => {
 		const leaseId = "S3cr3t".padEnd(32, "y");
 		for (const [method, path, route] of [
 			["POST", "/leases?workerId=656", "/leases"],
-			["POST", `/leases/656/${leaseId}/renew?to=1`, "/leases/:workerId/:leaseId/renew"],
-			["DELETE", `/leases/656/${leaseId}?force=1`, "/leases/:workerId/:leaseId"],
+			["POST", "/leases/656/renew?to=1", "/leases/:workerId/renew"],
+			["POST", "/leases/656/release?force=1", "/leases/:workerId/release"],
 			["GET", "/leases/656?verbose", "/leases/:workerId"],
 		] as const) {
 			const message = await refused(method, path, undefined, 400, "invalid_request");

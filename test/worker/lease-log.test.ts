@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LeaseGrant } from "../../src/api";
 import type { RequestLogLine } from "../../src/worker/middleware/request-log";
 import { useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp({ LEASE_WORKER_IDS: "660-669" });
@@ -32,17 +32,19 @@ describe("lease log lines", () => {
 		for (let id = 660; id < 670; id++) await useTestClock(id, T);
 		const { result: grant, lines } = await capture(async () => {
 			const { body } = await leases<LeaseGrant>("POST", "/leases", { holder: "pod-log" });
-			await leases("POST", renewPath(body));
+			await leases("POST", renewPath(body), leaseBody(body));
 			await leases("GET", `/leases/${body.workerId}`);
 			await leases("POST", `${renewPath(body)}?x=1`, { extra: true }); // refused: a body field
 			await leases("GET", renewPath(body)); // 405
 			await leases("POST", `${releasePath(body)}/renew/more`); // 404
-			await leases("POST", `/leases/${body.workerId}/${body.leaseId.slice(1)}/renew`); // 400
-			await leases("DELETE", releasePath(body));
-			await leases("POST", renewPath(body)); // 409 lease_lost
+			await leases("POST", renewPath(body), { leaseId: body.leaseId.slice(1) }); // 400
+			await leases("POST", `/leases/${body.workerId}/${body.leaseId}/renew`); // 410: 0.2.0's form
+			await leases("DELETE", `/leases/${body.workerId}/${body.leaseId}`); // 410
+			await leases("POST", releasePath(body), leaseBody(body));
+			await leases("POST", renewPath(body), leaseBody(body)); // 409 lease_lost
 			return body;
 		});
-		expect(lines).toHaveLength(9);
+		expect(lines).toHaveLength(11);
 		for (const line of lines) {
 			expect(line).not.toContain(grant.leaseId);
 			expect(line).not.toContain(grant.leaseId.slice(1));
@@ -50,17 +52,19 @@ describe("lease log lines", () => {
 		const parsed = lines.map((line) => JSON.parse(line) as RequestLogLine);
 		expect(parsed.map((line) => [line.route, line.status])).toEqual([
 			["/leases", 201],
-			["/leases/:workerId/:leaseId/renew", 200],
+			["/leases/:workerId/renew", 200],
 			["/leases/:workerId", 200],
-			["/leases/:workerId/:leaseId/renew", 400],
-			["/leases/:workerId/:leaseId/renew", 405],
+			["/leases/:workerId/renew", 400],
+			["/leases/:workerId/renew", 405],
 			[null, 404],
-			["/leases/:workerId/:leaseId/renew", 400],
-			["/leases/:workerId/:leaseId", 204],
-			["/leases/:workerId/:leaseId/renew", 409],
+			["/leases/:workerId/renew", 400],
+			["/leases/:workerId/:leaseId/renew", 410],
+			["/leases/:workerId/:leaseId", 410],
+			["/leases/:workerId/release", 204],
+			["/leases/:workerId/renew", 409],
 		]);
 		expect(parsed[0]).toMatchObject({ kind: "lease", workerId: grant.workerId, probes: 1 });
-		expect(parsed[8]).toMatchObject({
+		expect(parsed[10]).toMatchObject({
 			kind: "lease",
 			workerId: grant.workerId,
 			error: "lease_lost",

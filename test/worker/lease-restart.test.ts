@@ -11,7 +11,7 @@ import { leaseHashOf, newLeaseId } from "../../src/worker/lease-secret";
 import type { SnowflakeWorker, SpanResult } from "../../src/worker/snowflake-do";
 import { tickOf } from "../shared/ticks";
 import { appWith, restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";
-import { leasesApp, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const EPOCH = 1_288_834_974_657;
@@ -60,12 +60,12 @@ describe("a leasing object restarted", () => {
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 631 });
 		await restart(631);
 		await useTestClock(631, T + 10_000);
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.status).toBe(200);
 		expect(renewed.body).toMatchObject({ from: grant.from, to: tick(T + 40_000) });
 		await restart(631);
 		await useTestClock(631, T - 60_000); // a new host whose clock is a minute behind
-		const again = await leases<LeaseGrant>("POST", renewPath(grant));
+		const again = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(again.body).toMatchObject({ from: grant.from, to: tick(T + 40_000) });
 	});
 
@@ -77,7 +77,7 @@ describe("a leasing object restarted", () => {
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 633 });
 		expect(grant.from).toBeGreaterThan(tickOf((issued.body.ids as string[])[6]));
 		clock.time = T + 10_000;
-		const { body: renewed } = await leases<LeaseGrant>("POST", renewPath(grant));
+		const { body: renewed } = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		const stored = await runInDurableObject(snowflakeStub(633), (_: SnowflakeWorker, state) => ({
 			mark: state.storage.kv.get("mark"),
 			lease: state.storage.kv.get("lease"),
@@ -105,7 +105,7 @@ describe("a leasing object restarted", () => {
 		for (const id of issued.body.ids as string[])
 			expect(tickOf(id)).toBeGreaterThanOrEqual(grant.to);
 		// Now that it issued above the span, the old lease cannot be stretched over those IDs.
-		const lost = await leases<ErrorBody>("POST", renewPath(grant));
+		const lost = await leases<ErrorBody>("POST", renewPath(grant), leaseBody(grant));
 		expect(lost.body.error?.code).toBe("lease_lost");
 	});
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
 import { useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const EPOCH = 1_288_834_974_657;
@@ -38,7 +38,7 @@ describe("lease routes", () => {
 		const clock = await useTestClock(601, T);
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 601 });
 		clock.time = T + 10_000;
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.status).toBe(200);
 		expect(renewed.body).toEqual({
 			...grant,
@@ -88,13 +88,13 @@ describe("lease routes", () => {
 		const clock = await useTestClock(603, T);
 		const { body: first } = await leases<LeaseGrant>("POST", "/leases", { workerId: 603 });
 		clock.time = T + 1_000;
-		const released = await leases("DELETE", releasePath(first));
+		const released = await leases("POST", releasePath(first), leaseBody(first));
 		expect(released.status).toBe(204);
 		expect(released.text).toBe("");
 		expect((await leases<LeaseState>("GET", "/leases/603")).body.state).toBe("free");
-		const again = await leases("DELETE", releasePath(first));
+		const again = await leases("POST", releasePath(first), leaseBody(first));
 		expect(again.status).toBe(204); // a retried release changes nothing
-		const renewed = await leases<ErrorBody>("POST", renewPath(first));
+		const renewed = await leases<ErrorBody>("POST", renewPath(first), leaseBody(first));
 		expect(renewed.status).toBe(409);
 		expect(renewed.body.error.code).toBe("lease_lost");
 		const { status, body: second } = await leases<LeaseGrant>("POST", "/leases", {
@@ -128,11 +128,11 @@ describe("lease routes", () => {
 		const pair = leasesApp({ LEASE_WORKER_IDS: "614-615" });
 		for (const workerId of [614, 615]) await useTestClock(workerId, T);
 		const { body: held } = await pair<LeaseGrant>("POST", "/leases", { workerId: 614 });
-		await pair("DELETE", releasePath(held)); // free, but its next span starts 30 s ahead
+		await pair("POST", releasePath(held), leaseBody(held)); // free, but its next span starts 30 s ahead
 		for (let i = 0; i < 5; i++) {
 			const { body } = await pair<LeaseGrant>("POST", "/leases", {});
 			expect(body.workerId).toBe(615);
-			await pair("DELETE", releasePath(body));
+			await pair("POST", releasePath(body), leaseBody(body));
 			await useTestClock(615, T + 60_000 * (i + 1)); // 615 is past its released span again
 		}
 		await pair<LeaseGrant>("POST", "/leases", { workerId: 615 });

@@ -12,7 +12,7 @@ import type { ErrorBody, LeaseGrant } from "../../src/api";
 import type { LeaseRecord } from "../../src/ids/lease-rules";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp();
@@ -45,8 +45,8 @@ describe("a leasing object whose storage another instance took over", () => {
 		await takeOver(680);
 		clock.time = T + 10_000; // a renewal here would move `to` and the mark
 		const [answers, logged] = await captureErrorLog(async () => [
-			await leases<ErrorBody>("POST", renewPath(grant)),
-			await leases<ErrorBody>("DELETE", releasePath(grant)),
+			await leases<ErrorBody>("POST", renewPath(grant), leaseBody(grant)),
+			await leases<ErrorBody>("POST", releasePath(grant), leaseBody(grant)),
 		]);
 		for (const answer of answers) expectTakenOver(answer, 680);
 		expect(await storedBook(680)).toEqual(before);

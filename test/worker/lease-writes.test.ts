@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant } from "../../src/api";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { restart, snowflakeStub, useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp();
@@ -56,10 +56,9 @@ describe("rows written per lease operation", () => {
 		const held = grant as LeaseGrant;
 		for (const elapsed of [10_000, 20_000, 30_000]) {
 			await useTestClock(690, T + elapsed);
-			expect(await writesOf(written, () => leases("POST", renewPath(held)))).toEqual([
-				"lease",
-				"mark",
-			]);
+			expect(
+				await writesOf(written, () => leases("POST", renewPath(held), leaseBody(held))),
+			).toEqual(["lease", "mark"]);
 		}
 		expect(await writesOf(written, () => leases("GET", "/leases/690"))).toEqual([]);
 		const refused = await writesOf(written, async () => {
@@ -67,8 +66,12 @@ describe("rows written per lease operation", () => {
 			expect(answer.body.error.code).toBe("no_free_worker_id");
 		});
 		expect(refused).toEqual([]);
-		expect(await writesOf(written, () => leases("DELETE", releasePath(held)))).toEqual(["lease"]);
-		expect(await writesOf(written, () => leases("DELETE", releasePath(held)))).toEqual([]);
+		expect(
+			await writesOf(written, () => leases("POST", releasePath(held), leaseBody(held))),
+		).toEqual(["lease"]);
+		expect(
+			await writesOf(written, () => leases("POST", releasePath(held), leaseBody(held))),
+		).toEqual([]);
 		const again = await writesOf(written, () => leases("POST", "/leases", { workerId: 690 }));
 		expect(again).toEqual(["lease", "mark"]);
 	});
@@ -79,7 +82,9 @@ describe("rows written per lease operation", () => {
 		await restart(691);
 		let written = await recordWrites(691);
 		await useTestClock(691, T + 10_000);
-		const renewed = await writesOf(written, () => leases("POST", renewPath(grant)));
+		const renewed = await writesOf(written, () =>
+			leases("POST", renewPath(grant), leaseBody(grant)),
+		);
 		expect(renewed).toEqual(["life", "lease", "mark"]);
 		// A probe of a held worker ID whose object had stopped: the token alone.
 		await restart(691);

@@ -49,15 +49,38 @@ function success(spec: OperationSpec) {
 	};
 }
 
-/** The route's OpenAPI description. */
-export function describe(spec: OperationSpec): RouteConfig {
-	const hasInput = spec.params || spec.query || spec.body;
+/** What every operation's description starts with. */
+function heading(spec: OperationSpec) {
 	return {
 		method: spec.method,
 		path: spec.path,
 		summary: spec.summary,
 		...(spec.description ? { description: spec.description } : {}),
 		tags: [spec.tag],
+	};
+}
+
+/** A removed route: deprecated, and every call answers 410 (after auth and the rate limit). */
+function describeGone(spec: OperationSpec & { gone: string }): RouteConfig {
+	return {
+		...heading(spec),
+		deprecated: true,
+		security: [{ bearerToken: [] }],
+		responses: {
+			410: errorAnswer(410, `Removed: \`${spec.gone}\`, the message names the route to use`),
+			401: errorAnswer(401, "API_TOKEN is set and the request has no valid bearer token"),
+			429: errorAnswer(429, "Over the RATE_LIMITER budget", true),
+			500: errorAnswer(500, "The deployment is misconfigured"),
+		},
+	};
+}
+
+/** The route's OpenAPI description. */
+export function describe(spec: OperationSpec): RouteConfig {
+	if (spec.gone !== undefined) return describeGone({ ...spec, gone: spec.gone });
+	const hasInput = spec.params || spec.query || spec.body;
+	return {
+		...heading(spec),
 		security: spec.public ? [] : [{ bearerToken: [] }],
 		request: {
 			...(spec.params ? { params: inputSchema(spec.params) } : {}),

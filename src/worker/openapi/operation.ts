@@ -38,6 +38,8 @@ export interface OperationSpec {
 	unlimited?: boolean;
 	/** Reaches a Durable Object, so may answer 503 with Retry-After. */
 	objects?: boolean;
+	/** A removed route kept only to refuse: deprecated, answering 410 with this code. */
+	gone?: string;
 }
 
 /** A route's operation, as the document will describe it (./describe.ts). */

@@ -1,6 +1,6 @@
 /** The OpenAPI operations of ../../routes/leases.ts (read by ../document.ts only, never by the Worker). */
-import { acquireLeaseBody, noFieldsBody } from "../../json-body";
-import { leaseParams, leaseWorkerIdParam } from "../../validation";
+import { acquireLeaseBody, leaseIdBody } from "../../json-body";
+import { leaseWorkerIdParam } from "../../validation";
 import { operation } from "../operation";
 
 const tag = "Leases";
@@ -13,7 +13,7 @@ export const leaseOperations = [
 		path: "/leases",
 		summary: "Acquire a worker ID for a Snowflake generator of your own: a span of ticks",
 		description:
-			"Grants a span `[from, to)` of ticks of a worker ID of LEASE_WORKER_IDS (the one named, or a free one the service picks): only its holder may issue IDs of that worker ID with those ticks. Renew it every third of a span; keep the leaseId secret. 409 `no_free_worker_id` (with Retry-After) when none is free, `leases_disabled` when LEASE_WORKER_IDS is unset.",
+			"Grants a span `[from, to)` of ticks of a worker ID of LEASE_WORKER_IDS (the one named, or a free one the service picks): only its holder may issue IDs of that worker ID with those ticks. Renew it every third of a span; keep the leaseId secret. 409 `no_free_worker_id` (with Retry-After) when none is free, `leases_disabled` when LEASE_WORKER_IDS is unset; 429 `rate_limited` (with Retry-After) past the caller's LEASE_ACQUIRE_LIMIT acquires a minute.",
 		body: acquireLeaseBody,
 		ok: "leaseGrantSchema",
 		created: true,
@@ -21,23 +21,39 @@ export const leaseOperations = [
 	operation({
 		...leaseOf,
 		method: "post",
-		path: "/leases/{workerId}/{leaseId}/renew",
+		path: "/leases/{workerId}/renew",
 		summary: "Renew a lease: its span's end moves to at least a span past the object's clock",
 		description:
-			"Granted even after `to`, as long as nobody took the worker ID since. 409 `lease_lost` when the lease was released or taken over: acquire a new one.",
-		params: leaseParams,
-		body: noFieldsBody,
+			"The leaseId travels in the JSON body, never in the URL. Granted even after `to`, as long as nobody took the worker ID since. 409 `lease_lost` when the lease was released or taken over: acquire a new one.",
+		params: leaseWorkerIdParam,
+		body: leaseIdBody,
 		ok: "leaseGrantSchema",
 	}),
 	operation({
 		...leaseOf,
-		method: "delete",
-		path: "/leases/{workerId}/{leaseId}",
+		method: "post",
+		path: "/leases/{workerId}/release",
 		summary: "Release a lease: the worker ID is free at once",
 		description:
-			"The span's unused ticks are never issued again. Releasing a released lease again answers 204 too; another lease's leaseId is 409 `lease_lost`.",
-		params: leaseParams,
+			"The leaseId travels in the JSON body, never in the URL. The span's unused ticks are never issued again. Releasing a released lease again answers 204 too; another lease's leaseId is 409 `lease_lost`.",
+		params: leaseWorkerIdParam,
+		body: leaseIdBody,
 		noContent: true,
+	}),
+	operation({
+		tag,
+		method: "post",
+		path: "/leases/{workerId}/{leaseId}/renew",
+		summary: "Removed (0.2.0's renew, the leaseId in the URL): use POST /leases/{workerId}/renew",
+		gone: "lease_route_moved",
+	}),
+	operation({
+		tag,
+		method: "delete",
+		path: "/leases/{workerId}/{leaseId}",
+		summary:
+			"Removed (0.2.0's release, the leaseId in the URL): use POST /leases/{workerId}/release",
+		gone: "lease_route_moved",
 	}),
 	operation({
 		...leaseOf,

@@ -3,6 +3,7 @@
  * transports will load them (the first-use chunk), a sequence created with settings,
  * a sequence's object, and what an operation refused.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { IdError } from "../../src/ids/errors";
@@ -56,4 +57,14 @@ export function expectConsecutive(answer: { first: string; count: number; number
 	expect(answer.numbers).toEqual(
 		Array.from({ length: answer.count }, (_, i) => `${first + BigInt(i)}`),
 	);
+}
+
+/**
+ * Resets the sequence's object from inside it, as an eviction, crash or deploy does,
+ * while calls wait or run in it (vitest.config.ts drops workerd's report of this reason).
+ */
+export async function abortSequenceObject(name: string): Promise<void> {
+	await runInDurableObject(sequenceStub(name), (_instance, state) => {
+		state.abort("deliberate test reset (expected)");
+	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
 }

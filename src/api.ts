@@ -11,6 +11,7 @@ import type { IdErrorCode } from "./ids/errors";
 import type { DecodedForeign, PresetName } from "./ids/foreign-layouts";
 import type { BoundsKind } from "./ids/id-bounds";
 import type { SnowflakeLayout } from "./ids/layout";
+import type { SequenceSettingsView } from "./ids/sequences/settings";
 import type { SnowflakeStats } from "./ids/snowflake";
 import type { SnowflakeFormat } from "./ids/snowflake-base32";
 
@@ -20,6 +21,7 @@ export type {
 	DecodedId,
 	DecodeFormat,
 	PresetName,
+	SequenceSettingsView,
 	SnowflakeBlock,
 	SnowflakeFormat,
 };
@@ -51,10 +53,16 @@ export const STATUS_OF = {
 	invalid_lease_id: 400,
 	/** Returned when a lease's `holder` label is not a string of 1-128 printable characters. */
 	invalid_holder: 400,
+	/** Returned when a sequence name is not 1-64 characters of `A-Z a-z 0-9 . _ -` starting with a letter or digit. */
+	invalid_sequence_name: 400,
+	/** Returned when a sequence's settings (`start`, `mode`, `reset`, `timeZone`) or an advance's `to` are not ones allowed. */
+	invalid_sequence_options: 400,
 	/** Returned when API_TOKEN is set and the request has no valid bearer token. */
 	unauthorized: 401,
 	/** Returned for a path no route serves (or a URL over 4,096 characters). */
 	not_found: 404,
+	/** Returned when a sequence was never created; the message says how to create it (`PUT /sequences/:name`). */
+	unknown_sequence: 404,
 	/** Returned for a known path with a method it does not take; `Allow` lists those it does. */
 	method_not_allowed: 405,
 	/** Returned for the 0.2.0 forms of renew and release, which took the leaseId in the URL; the message names the routes that replace them. */
@@ -69,6 +77,10 @@ export const STATUS_OF = {
 	lease_lost: 409,
 	/** Returned when a named or blocks route asks for a worker ID of LEASE_WORKER_IDS (it is for lease holders only). */
 	worker_id_leased: 409,
+	/** Returned when a create names a sequence that exists with other settings; the message shows them. */
+	sequence_exists: 409,
+	/** Returned when the numbers asked for would pass 2^63 - 1, the largest a sequence issues. */
+	sequence_exhausted: 409,
 	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
 	rate_limited: 429,
 	/** Returned when a wrangler var is invalid; the message names the variable. */
@@ -146,6 +158,50 @@ export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
  * (ISO 8601) is when they began.
  */
 export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };
+
+/**
+ * What `next` answers: `count` consecutive numbers of a named sequence, as decimal
+ * strings, from `first`; `period` ("2026-11-27", "2026-11", "2026") only for a
+ * sequence with a reset: the numbers are unique within it.
+ */
+export interface SequenceNumbers {
+	type: "sequence";
+	name: string;
+	first: string;
+	count: number;
+	numbers: string[];
+	period?: string;
+}
+
+/** What `reserve` answers: the numbers `first`..`last` (`count` of them), no one else's, ever. */
+export interface SequenceRange {
+	type: "sequence-range";
+	name: string;
+	first: string;
+	last: string;
+	count: number;
+	period?: string;
+}
+
+/**
+ * What a sequence's status (and its create, and `advance`) answers: its settings, the
+ * number it issues next (null once 2^63 - 1 was issued, until a new period), the
+ * numbers issued and the calls that issued them in all periods, when it was created
+ * and last issued (ISO 8601), the current period (null without a reset), and for
+ * pooled mode `step`: the size of the last segment an isolate took.
+ */
+export interface SequenceStatus {
+	type: "sequence-status";
+	name: string;
+	settings: SequenceSettingsView;
+	next: string | null;
+	issued: string;
+	requests: number;
+	created: string;
+	lastIssuedAt: string | null;
+	period: string | null;
+	step?: number;
+}
 
 /** A Cloudflare Durable Object location hint (the Worker lists them in src/worker/regions.ts). */
 export type LocationHint = "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";

@@ -2,6 +2,7 @@ import { app } from "./worker/app";
 
 export type { AppType } from "./worker/app";
 export { IdService } from "./worker/rpc";
+export { SequenceObject } from "./worker/sequence-do";
 export { SnowflakeWorker } from "./worker/snowflake-do";
 
 export default {

@@ -16,12 +16,13 @@ import { gzipSync } from "node:zlib";
 import { workerModules } from "../lib/built-worker";
 
 /**
- * About 7 % above the measured sizes (49.6 KiB gzip uploaded, 28.8 KiB at startup),
+ * About 7 % above the measured sizes (54.3 KiB gzip uploaded, 29.0 KiB at startup),
  * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
- * out of the Worker since requests are read with plain checks, took 46 KiB).
+ * out of the Worker since requests are read with plain checks, took 46 KiB). Named
+ * sequences (their rules, object and operations, all on first use) added 4.6 KiB.
  * Raise them on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 53 * 1024;
+const BUDGET_GZIP_BYTES = 58 * 1024;
 const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");

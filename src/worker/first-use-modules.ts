@@ -12,4 +12,6 @@ export * as formOperations from "./forms";
 export * as leaseOperations from "./lease-operations";
 export * as snowflakeOperations from "./operations";
 export * as docsPage from "./routes/docs-page";
+export * as sequenceBook from "./sequence-book";
+export * as sequenceOperations from "./sequence-operations";
 export * as workerIdStorage from "./worker-id-storage";

@@ -6,7 +6,8 @@
 import type { IssuedRuns } from "../ids/id-pool";
 import type { IdRun } from "../ids/snowflake";
 import type { Config } from "./config";
-import { STATUS_OF, serviceError } from "./errors";
+import { serviceError } from "./errors";
+import { callWithRetry } from "./object-answers";
 import { placementFor } from "./placement";
 import type { IssueResult, ObjectFailure, SnowflakeWorker } from "./snowflake-do";
 
@@ -19,9 +20,6 @@ function snowflakeStub(
 	const id = env.SNOWFLAKE.idFromName(String(workerId));
 	return env.SNOWFLAKE.get(id, placementFor(config, workerId));
 }
-
-/** Thrown by an object of an earlier version asked for a method it does not have. */
-const NOT_IMPLEMENTED = /RPC receiver does not implement/;
 
 /**
  * Calls a worker ID's object and answers what it answered, its refusals included
@@ -37,46 +35,12 @@ export async function callObject<T extends { ok: true } | ObjectFailure>(
 	workerId: number,
 	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
 ): Promise<T> {
-	for (let attempt = 1; ; attempt++) {
-		const stub = snowflakeStub(env, config, workerId); // outside the try: a failure here is ours
-		let result: T;
-		try {
-			result = await call(stub);
-		} catch (error) {
-			const flags = error as { overloaded?: boolean; retryable?: boolean; remote?: boolean };
-			if (flags.overloaded) {
-				throw serviceError(
-					"overloaded",
-					`worker ID ${workerId} is overloaded; retry shortly or spread load over more worker IDs`,
-					1,
-				);
-			}
-			if (flags.retryable && attempt < 2) continue;
-			if (flags.remote && error instanceof TypeError && NOT_IMPLEMENTED.test(error.message)) {
-				throw serviceError(
-					"unavailable",
-					`worker ID ${workerId}'s object runs an earlier version of the service, which cannot do this yet; retry shortly`,
-					5,
-				);
-			}
-			// Thrown by the object's own code: a bug, answered `internal` and logged.
-			if (flags.remote) throw error;
-			// The platform's: reset, restarting, broken or unreachable. Transient.
-			throw serviceError(
-				"unavailable",
-				`worker ID ${workerId}'s object could not answer (it is restarting or unreachable); retry shortly`,
-				1,
-			);
-		}
-		if (!result.ok && !(result.code in STATUS_OF)) {
-			throw serviceError(
-				"unavailable",
-				`worker ID ${workerId}'s object runs another version of the service (it answered ${result.code}); retry shortly`,
-				1,
-			);
-		}
-		return result;
-	}
+	return callWithRetry(
+		() => snowflakeStub(env, config, workerId),
+		call,
+		`worker ID ${workerId}`,
+		" or spread load over more worker IDs",
+	);
 }
 
 /** `callObject`, with a refusal thrown as the service error it names. */

@@ -1,8 +1,8 @@
 /**
  * The parts of the service a new isolate loads when first used rather than at
  * startup: the Snowflake object's rules, the operations behind /snowflake and
- * /decode, the ID forms and ranges and the leases, the OpenAPI document and the
- * /docs page. The Worker is built in chunks (scripts/build/worker.ts) and workerd
+ * /decode, the ID forms and ranges and the leases, named sequences (their object's
+ * record and rules, their operations), the OpenAPI document and the /docs page. The Worker is built in chunks (scripts/build/worker.ts) and workerd
  * compiles a chunk only when it is first imported, so a new isolate answering
  * /health or /ulid never compiles the code behind /snowflake or /leases
  * (docs/PERFORMANCE.md, "Startup"). Later calls find the module loaded.
@@ -22,6 +22,11 @@ export const leaseOperations = async () => (await firstUse()).leaseOperations;
 export const docsPage = async () => (await firstUse()).docsPage;
 /** The OpenAPI document's text (110 KB), a chunk of its own: it shares no code, and one route reads it. */
 export const openApiDocument = () => import("./openapi/document.generated");
+
+/** What a sequence object needs once it is first called: its record and the sequence rules. */
+export const sequenceObjectModules = async () => (await firstUse()).sequenceBook;
+/** The sequence operations (create, next, reserve, advance, status), for the transports. */
+export const sequenceOperations = async () => (await firstUse()).sequenceOperations;
 
 /** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
 export async function objectModules() {

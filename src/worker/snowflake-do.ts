@@ -7,7 +7,6 @@ import type { GrantedSpan, LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper"
 import type { LeaseAsk, LeaseView } from "../ids/lease-rules";
 import type { IdRun } from "../ids/snowflake";
 import { objectConfigFrom } from "./config";
-import type { ServiceErrorCode } from "./errors";
 import {
 	NAMESPACE_LAYOUT_NAME,
 	namespaceLayoutMismatch,
@@ -16,18 +15,11 @@ import {
 	storedNamespaceMismatch,
 } from "./layout-guard";
 import { sameLeaseHash } from "./lease-secret";
+import { objectFailure as failure, type ObjectFailure } from "./object-answers";
 import { objectModules } from "./on-first-use";
 import type { WorkerIdStorage } from "./worker-id-storage";
 
-/** A refusal. Errors travel as values: own properties of a thrown error do not cross RPC. */
-export type ObjectFailure = {
-	ok: false;
-	code: ServiceErrorCode;
-	detail: string;
-	retryAfterSeconds?: number | undefined;
-	/** `no_free_worker_id` of a free worker ID whose next span would start this far ahead. */
-	startsInMs?: number | undefined;
-};
+export type { ObjectFailure };
 
 /** What `issue` answers. */
 export type IssueResult =
@@ -290,18 +282,4 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			throw namespaceLayoutUnreachable(workerId);
 		}
 	}
-}
-
-function failure(error: unknown): ObjectFailure {
-	if (error instanceof IdError) {
-		const { startsInMs } = error as { startsInMs?: number };
-		return {
-			ok: false,
-			code: error.code as ServiceErrorCode,
-			detail: error.detail,
-			retryAfterSeconds: error.retryAfterSeconds,
-			...(startsInMs === undefined ? {} : { startsInMs }),
-		};
-	}
-	throw error;
 }

@@ -1,0 +1,70 @@
+/**
+ * Helpers of the named-sequence tests: a unique name per test, the operations as the
+ * transports will load them (the first-use chunk), a sequence created with settings,
+ * a sequence's object, and what an operation refused.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { IdError } from "../../src/ids/errors";
+import { checkSequenceSettings } from "../../src/ids/sequences";
+import { configFrom } from "../../src/worker/config";
+import { sequenceOperations } from "../../src/worker/on-first-use";
+
+let made = 0;
+
+/** A name no other test uses (storage may outlive a test). */
+export function sequenceName(label: string): string {
+	made++;
+	return `${label}-${made}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** The operations from the first-use chunk, and the test env's config. */
+export async function operations() {
+	return { ops: await sequenceOperations(), config: configFrom(env) };
+}
+
+/** A new sequence with `settings` (as a caller sends them), by its unique name. */
+export async function createdSequence(label: string, settings: unknown = {}): Promise<string> {
+	const name = sequenceName(label);
+	const { ops } = await operations();
+	const { created } = await ops.createSequence(env, {
+		name,
+		settings: checkSequenceSettings(settings),
+	});
+	expect(created).toBe(true);
+	return name;
+}
+
+export function sequenceStub(name: string) {
+	return env.SEQUENCES.get(env.SEQUENCES.idFromName(name));
+}
+
+/** The service error `work` rejected with (its code and message); fails if it resolved. */
+export async function refusal(work: Promise<unknown>): Promise<{ code: string; message: string }> {
+	try {
+		await work;
+	} catch (error) {
+		if (error instanceof IdError) return { code: error.code, message: error.detail };
+		throw error;
+	}
+	throw new Error("expected a refusal, got an answer");
+}
+
+/** Whether each answer's numbers are consecutive from `first`. */
+export function expectConsecutive(answer: { first: string; count: number; numbers: string[] }) {
+	const first = BigInt(answer.first);
+	expect(answer.numbers).toEqual(
+		Array.from({ length: answer.count }, (_, i) => `${first + BigInt(i)}`),
+	);
+}
+
+/**
+ * Resets the sequence's object from inside it, as an eviction, crash or deploy does,
+ * while calls wait or run in it (vitest.config.ts drops workerd's report of this reason).
+ */
+export async function abortSequenceObject(name: string): Promise<void> {
+	await runInDurableObject(sequenceStub(name), (_instance, state) => {
+		state.abort("deliberate test reset (expected)");
+	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
+}

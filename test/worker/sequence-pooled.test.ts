@@ -1,0 +1,79 @@
+/**
+ * Pooled mode: each isolate (here: each config, which owns its buffers as an
+ * isolate's module state does) hands out numbers from segments of the sequence's
+ * object. Numbers are unique across buffers, increase within each, and a number
+ * handed out POOL_MAX_AGE_MS after another is larger; with POOL_MAX_AGE_MS 0 every
+ * call goes to the object.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/worker/config";
+import { createdSequence, expectConsecutive, operations } from "./sequence-helpers";
+
+/** A config of its own (so buffers of their own): one isolate's view. */
+const isolate = (vars: Record<string, string> = {}) => parseConfig({ ...env, ...vars });
+
+describe("pooled mode", () => {
+	it("hands out unique numbers across several isolates' buffers, increasing in each, from few segments", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled", { mode: "pooled" });
+		const isolates = [isolate(), isolate(), isolate()];
+		const seen = isolates.map(() => [] as bigint[]);
+		let calls = 0;
+		for (let round = 0; round < 40; round++) {
+			const answers = await Promise.all(
+				isolates.map((config, i) =>
+					ops.nextInSequence(env, config, { name, count: 1 + ((round + i) % 4) }),
+				),
+			);
+			calls += answers.length;
+			for (const [i, answer] of answers.entries()) {
+				expectConsecutive(answer);
+				seen[i]?.push(...answer.numbers.map(BigInt));
+			}
+		}
+		for (const numbers of seen) {
+			for (let i = 1; i < numbers.length; i++) {
+				expect(numbers[i]).toBeGreaterThan(numbers[i - 1] as bigint);
+			}
+		}
+		const all = seen.flat();
+		expect(new Set(all).size).toBe(all.length);
+		const status = await ops.sequenceStatus(env, { name });
+		// One direct call per isolate (it learns the mode), then segments: far fewer object calls.
+		expect(status.requests).toBeLessThan(calls / 4);
+		expect(BigInt(status.issued)).toBeGreaterThanOrEqual(BigInt(all.length));
+		expect(status.step).toBeGreaterThanOrEqual(10);
+	});
+
+	it("uses a segment for at most POOL_MAX_AGE_MS: later numbers are above another isolate's earlier ones", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled-age", { mode: "pooled" });
+		const [a, b] = [isolate({ POOL_MAX_AGE_MS: "50" }), isolate({ POOL_MAX_AGE_MS: "50" })];
+		const take = async (config: ReturnType<typeof isolate>) =>
+			BigInt((await ops.nextInSequence(env, config, { name, count: 1 })).first);
+		await take(a); // learns the mode
+		await take(b);
+		const fromA = await take(a); // a's segment
+		const fromB = await take(b); // b's segment, after a's
+		expect(fromB).toBeGreaterThan(fromA);
+		const started = Date.now();
+		await scheduler.wait(60);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+		// a's segment is too old now: a fetches a new one, above everything b held.
+		expect(await take(a)).toBeGreaterThan(fromB);
+	});
+
+	it("serves every call from the object when POOL_MAX_AGE_MS is 0 (pools off)", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled-off", { mode: "pooled" });
+		const [a, b] = [isolate({ POOL_MAX_AGE_MS: "0" }), isolate({ POOL_MAX_AGE_MS: "0" })];
+		const numbers: string[] = [];
+		for (let i = 0; i < 5; i++) {
+			numbers.push(...(await ops.nextInSequence(env, a, { name, count: 1 })).numbers);
+			numbers.push(...(await ops.nextInSequence(env, b, { name, count: 1 })).numbers);
+		}
+		expect(numbers).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
+		expect(await ops.sequenceStatus(env, { name })).toMatchObject({ requests: 10, issued: "10" });
+	});
+});

@@ -10,6 +10,8 @@
  * again; a retried release answers 204 again.
  */
 import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
+import { IdError } from "../ids/errors";
+import { checkLeaseId } from "../worker/contracts/leases";
 import { IdsError } from "./errors";
 import type { CallOptions, Query } from "./index";
 import { workerSegment } from "./path-segments";
@@ -54,20 +56,23 @@ export function leaseCalls(request: Request) {
 }
 
 /**
- * `/leases/:workerId/:leaseId`, once both are segments: an empty, "." or ".."
- * leaseId would reach another route. It is refused as the service refuses any
- * leaseId that is not of the form acquireLease answers (`400 invalid_lease_id`);
- * other malformed ones are sent, percent-encoded, for the service to refuse.
+ * `/leases/:workerId/:leaseId`, once both are segments: an empty, "." or ".." leaseId
+ * would reach another route, so it is refused before any request, in the words of
+ * the service's own contract (src/worker/contracts/leases.ts: `400 invalid_lease_id`,
+ * never quoting it); other malformed ones are sent, percent-encoded, for the service
+ * to refuse.
  */
 function leasePath(lease: LeaseRef): string {
 	const { leaseId } = lease ?? {};
 	if (typeof leaseId !== "string" || leaseId === "" || /^(\.|%2e){1,2}$/i.test(leaseId)) {
-		throw new IdsError(
-			"invalid_lease_id",
-			`leaseId must be the 32 characters (A-Z a-z 0-9 _ -) that acquireLease answered; got ${typeof leaseId === "string" ? JSON.stringify(leaseId) : String(leaseId)}`,
-			400,
-			undefined,
-		);
+		try {
+			checkLeaseId(leaseId);
+		} catch (error) {
+			if (error instanceof IdError) {
+				throw new IdsError("invalid_lease_id", error.detail, 400, undefined);
+			}
+			throw error;
+		}
 	}
-	return `/leases/${workerSegment(lease.workerId)}/${encodeURIComponent(leaseId)}`;
+	return `/leases/${workerSegment(lease.workerId)}/${encodeURIComponent(leaseId as string)}`;
 }

@@ -169,6 +169,9 @@ export function readRequest<
 	const takes = openNames(input);
 	const queryTakes = queryNames(input);
 	const read: MiddlewareHandler<AppEnv> = async (c, next) => {
+		const limits = limitsOf(c.var.config);
+		// Leases off answer so first, whatever the request sends.
+		input.contract.before?.(limits);
 		const query = queryValues(c, input);
 		const unknownInQuery = Object.keys(query).filter((name) => !queryTakes.includes(name));
 		if (unknownInQuery.length > 0) throw unknownNames(unknownInQuery, queryTakes);
@@ -187,7 +190,7 @@ export function readRequest<
 		for (const name of input.path) {
 			path[name] = fromText(input.contract.fields[name], c.req.param(name) ?? "");
 		}
-		const value = readInput(input.contract, limitsOf(c.var.config), { ...query, ...body }, path, {
+		const value = readInput(input.contract, limits, { ...query, ...body }, path, {
 			takes,
 			sent: sentAsOtherText(input, c, query),
 		});

@@ -20,10 +20,11 @@ type Outcome = { ok: true } | { ok: false; code: string; message: string };
 type Values = Record<string, unknown>;
 
 const env = envWith({});
+const leasesOn = envWith({ WORKER_IDS: "0-1023", LEASE_WORKER_IDS: "900-1023" });
 
 /** The RPC answer: accepted, or the code and message (the request ID cut off). */
-async function viaRpc(method: string, args: unknown[]): Promise<Outcome> {
-	const service = new IdService(createExecutionContext(), env);
+async function viaRpc(method: string, args: unknown[], on: Env = env): Promise<Outcome> {
+	const service = new IdService(createExecutionContext(), on);
 	const settled = (await (service.settle as (m: string, ...a: unknown[]) => Promise<unknown>)(
 		method,
 		...args,
@@ -167,7 +168,7 @@ describe("one contract, three readers", () => {
 			["range", [{ kind: "ulid", from: 0, to: 1, fromm: 0 }], "fromm"],
 			["acquireLease", [{ holdr: "pod-7" }], "holdr"],
 		] as const) {
-			const outcome = await viaRpc(method, [...args]);
+			const outcome = await viaRpc(method, [...args], leasesOn);
 			expect(outcome, method).toMatchObject({ ok: false, code: "invalid_request" });
 			expect((outcome as { message: string }).message).toMatch(`unknown parameter "${name}"`);
 		}

@@ -177,7 +177,7 @@ export interface Contract<F extends Fields = Fields> {
 	/** The operation's name, as RPC calls it. */
 	readonly name: string;
 	readonly fields: F;
-	/** Checked before any field, after the names: leases refused when they are off. */
+	/** Checked before anything else: leases refused when they are off. */
 	readonly before?: (limits: Limits) => void;
 }
 
@@ -234,9 +234,9 @@ export function namesTaken(of: Contract, elsewhere: readonly string[] = []): str
 }
 
 /**
- * The contract's check of plain values: unknown names in `values` first (`fixed` holds
- * those a transport places itself: path segments, positional RPC arguments), then
- * `before`, then each field in the contract's order; an absent optional field is left
+ * The contract's check of plain values: `before` first (leases off answer so, whatever
+ * was sent), then unknown names in `values` (`fixed` holds those a transport places
+ * itself: path segments, positional RPC arguments), then each field in the contract's order; an absent optional field is left
  * out. An undefined value is an absent one.
  */
 export function readInput<C extends Contract>(
@@ -252,11 +252,11 @@ export function readInput<C extends Contract>(
 	} = {},
 ): ContractInput<C> {
 	const takes = how.takes ?? namesTaken(of, Object.keys(fixed));
+	of.before?.(limits);
 	const unknown = Object.keys(values).filter(
 		(name) => values[name] !== undefined && !takes.includes(name),
 	);
 	if (unknown.length > 0) throw unknownNames(unknown, takes);
-	of.before?.(limits);
 	const all = { ...values, ...fixed };
 	const input: Record<string, unknown> = {};
 	for (const [name, spec] of Object.entries(of.fields)) {

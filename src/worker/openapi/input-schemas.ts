@@ -1,6 +1,6 @@
 /**
  * The zod schemas the OpenAPI document shows for a route's inputs, made from the
- * operation's contract (../contracts/) as the route reads it (../http-inputs.ts): path
+ * operation's contract (../contracts/) as the route reads it (../http-inputs.ts): path (always required)
  * and query values as text (an integer as its decimal digits), a JSON body's as JSON
  * values. Built only where the document is generated. The bounds that depend on the
  * deployment (MAX_BATCH, WORKER_IDS) are in the descriptions.
@@ -49,12 +49,13 @@ function objectOf(
 	names: readonly string[],
 	schemaOf: (field: Field) => z.ZodType,
 	strict: boolean,
+	required = false,
 ): z.ZodObject {
 	const shape = Object.fromEntries(
 		names.map((name) => {
 			const field = input.contract.fields[name] as Field;
 			let schema = schemaOf(field);
-			if (field.optional) schema = schema.optional();
+			if (field.optional && !required) schema = schema.optional();
 			return [name, schema.describe(field.description)];
 		}),
 	);
@@ -69,7 +70,9 @@ export function inputSchemas(input: HttpInput): {
 } {
 	const open = openNames(input);
 	return {
-		...(input.path.length > 0 ? { params: objectOf(input, input.path, textSchema, false) } : {}),
+		...(input.path.length > 0
+			? { params: objectOf(input, input.path, textSchema, false, true) }
+			: {}),
 		...(queryNames(input).length > 0
 			? { query: objectOf(input, queryNames(input), textSchema, false) }
 			: {}),

@@ -11,6 +11,9 @@
  * travels in request bodies only, never in a URL (which logs and proxies record).
  */
 import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
+import { IdError } from "../ids/errors";
+import { checkLeaseId } from "../worker/contracts/leases";
+import { IdsError } from "./errors";
 import type { CallOptions, Query } from "./index";
 import { workerSegment } from "./path-segments";
 
@@ -59,9 +62,16 @@ function leasePath(lease: LeaseRef, action: "renew" | "release"): string {
 }
 
 /**
- * The body that carries the capability: `{"leaseId": …}` as given (the service
- * refuses a malformed one with `400 invalid_lease_id`, describing it by its length).
+ * The body that carries the capability, `{"leaseId": …}`, checked first by the
+ * service's own contract (src/worker/contracts/leases.ts): a malformed leaseId is
+ * `invalid_lease_id` in the service's words, before any request, never quoted.
  */
 function leaseBody(lease: LeaseRef): { leaseId: string } {
-	return { leaseId: lease?.leaseId };
+	try {
+		return { leaseId: checkLeaseId(lease?.leaseId) };
+	} catch (error) {
+		if (error instanceof IdError)
+			throw new IdsError("invalid_lease_id", error.detail, 400, undefined);
+		throw error;
+	}
 }

@@ -15,7 +15,7 @@ export function invalidSnowflakeFormat(got: unknown): IdError {
 	const shown = typeof got === "string" ? JSON.stringify(got) : String(got);
 	return new IdError(
 		"invalid_format",
-		`format must be "decimal" or "base32" (13 lowercase characters, sorting as the number), given once; got ${shown}`,
+		`format must be "decimal" or "base32" (13 lowercase characters, sorting as the number); got ${shown}`,
 	);
 }
 
@@ -27,21 +27,6 @@ export const DECODE_FORMATS: readonly DecodeFormat[] = ["typeid", "base32"];
 export const PRESET_NAMES = ["twitter", "discord", "sonyflake", "instagram"] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
-/** `invalid_layout` for a preset name `/decode` does not know. */
-export function invalidPreset(got: unknown): IdError {
-	return new IdError(
-		"invalid_layout",
-		`layout must be one of ${PRESET_NAMES.join(", ")}, given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
-	);
-}
-
-/** `invalid_format` for `/decode`'s `format`. */
-export function invalidDecodeFormat(got: unknown): IdError {
-	return new IdError(
-		"invalid_format",
-		`format must be "typeid" (a bare TypeID, which otherwise reads as a ULID) or "base32" (a bare 13-character Snowflake), given once; got ${typeof got === "string" ? JSON.stringify(got) : String(got)}`,
-	);
-}
 /** The ID kinds `/range` bounds. */
 export type BoundsKind = "snowflake" | "ulid" | "uuidv7" | "typeid";
 export const BOUNDS_KINDS: readonly BoundsKind[] = ["snowflake", "ulid", "uuidv7", "typeid"];
@@ -63,6 +48,6 @@ export function invalidPrefix(got: unknown): IdError {
 	const length = typeof got === "string" ? ` (${got.length} characters)` : "";
 	return new IdError(
 		"invalid_prefix",
-		`prefix must be ${PREFIX_RULE}, given once; got ${describeValue(shown)}${length}`,
+		`prefix must be ${PREFIX_RULE}; got ${describeValue(shown)}${length}`,
 	);
 }

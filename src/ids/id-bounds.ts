@@ -102,7 +102,7 @@ export function idBounds(options: IdBoundsOptions): IdBounds {
 	const { kind } = options;
 	if (!BOUNDS_KINDS.includes(kind)) {
 		throw invalidRange(
-			`kind must be one of ${BOUNDS_KINDS.join(", ")}, given once; got ${describeValue(kind)}`,
+			`kind must be one of ${BOUNDS_KINDS.join(", ")}; got ${describeValue(kind)}`,
 		);
 	}
 	const fromMs = readTime("from", options.from);

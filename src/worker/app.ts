@@ -5,13 +5,13 @@
  * Layers, top to bottom (a module imports only from its own layer's lower modules
  * or from layers below it; never upward, never across transports):
  *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
- *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, validation.ts,
- *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts,
- *                     hono-apps.ts; RPC: rpc-call.ts (one call, its log line)
+ *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, read-request.ts,
+ *                     http-inputs.ts, respond.ts, served-methods.ts, app-env.ts,
+ *                     hono-apps.ts; RPC: rpc-call.ts (one call, its arguments, its log line)
  *   3. operations     isolate-ids.ts (ULID, UUIDv7), and loaded on first use through
  *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts
  *                     (one implementation for both transports)
- *   4. rules, objects rules.ts (count, worker ID, format), lease-input.ts, lease-search.ts,
+ *   4. rules, objects contracts/ (each operation's inputs), lease-input.ts, lease-search.ts,
  *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
  *                     decode-options.ts, request-note.ts
  *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,

@@ -2,45 +2,33 @@
  * How `/decode/:id` and RPC `decode` pick the layout a Snowflake-like ID is read
  * with: the service's own (nothing given), a preset (`layout=discord`), or explicit
  * widths (`timeBits`, `workerBits`, `sequenceBits`, with `epoch` and `timeUnitMs`
- * defaulting to the service's). ULIDs and UUIDs ignore it.
+ * defaulting to the service's). ULIDs and UUIDs ignore it. Each option is checked by
+ * the decode contract (./contracts/forms.ts); here, only how they go together.
  *
  *   decodeWith(config, "175928847299117063", { layout: "discord" });
  */
 
 import type { DecodeOptions } from "../api";
-import { DECODE_FORMATS, type DecodedId, type DecodeFormat, decodeId } from "../ids/decode";
+import { type DecodedId, decodeId } from "../ids/decode";
 import { IdError } from "../ids/errors";
-import { invalidDecodeFormat, invalidPreset } from "../ids/field-rules";
 import {
 	customLayout,
 	DECODE_PRESETS,
 	type DecodedForeign,
 	decodeForeign,
 	type ForeignLayout,
-	PRESET_NAMES,
 } from "../ids/foreign-layouts";
 import { MAX_DATE_MS } from "../ids/layout";
 import type { Config } from "./config";
 
 export type { DecodeOptions };
-export { invalidDecodeFormat, invalidPreset };
 
 const WIDTHS = ["timeBits", "workerBits", "sequenceBits", "epoch", "timeUnitMs"] as const;
 
 /** The layout the options name, or undefined for the service's own. */
 function chosenLayout(config: Config, options: DecodeOptions): ForeignLayout | undefined {
 	const widths = WIDTHS.filter((name) => options[name] !== undefined);
-	for (const name of widths) {
-		// Over RPC the values are the caller's; over HTTP they were parsed from digits.
-		if (typeof options[name] !== "number") {
-			throw new IdError(
-				"invalid_layout",
-				`${name} must be a number; got ${JSON.stringify(options[name])} (${typeof options[name]})`,
-			);
-		}
-	}
 	if (options.layout !== undefined) {
-		if (!PRESET_NAMES.includes(options.layout)) throw invalidPreset(options.layout);
 		const preset = DECODE_PRESETS[options.layout];
 		const widthsGiven = widths.filter((name) => name !== "epoch");
 		if (widthsGiven.length > 0) {
@@ -85,9 +73,6 @@ export function decodeWith(
 	options: DecodeOptions = {},
 ): DecodedId | DecodedForeign {
 	const { format } = options;
-	if (format !== undefined && !DECODE_FORMATS.includes(format as DecodeFormat)) {
-		throw invalidDecodeFormat(format);
-	}
 	const layout = chosenLayout(config, options);
 	if (layout && format === undefined && /^[0-9]+$/.test(id)) return decodeForeign(id, layout);
 	return decodeId(id, config.layout, format);

@@ -1,6 +1,7 @@
 /**
  * ULIDs and UUIDv7s, made in the isolate itself (no object, no shared state), behind
- * both HTTP (/ulid, /uuidv7; /typeid shares the UUIDv7 factory) and RPC.
+ * both HTTP (/ulid, /uuidv7; /typeid shares the UUIDv7 factory) and RPC; each takes
+ * its input checked by its contract (./contracts/ids.ts).
  *
  *   ulidIds(config, { count: 2 }); // { type: "ulid", ids: ["01J…", "01J…"] }
  */
@@ -8,7 +9,8 @@ import type { UlidIds, UuidV7Ids } from "../api";
 import { UlidFactory, ulidToUuid } from "../ids/ulid";
 import { UuidV7Factory } from "../ids/uuidv7";
 import type { Config } from "./config";
-import { checkFormat, requestCount, type Via } from "./rules";
+import type { ContractInput } from "./contracts/fields";
+import type { ulidContract, uuidv7Contract } from "./contracts/ids";
 
 export type { UlidIds, UuidV7Ids };
 
@@ -16,20 +18,14 @@ export type { UlidIds, UuidV7Ids };
 let ulids: UlidFactory | undefined;
 let uuids: UuidV7Factory | undefined;
 
-export function ulidIds(
-	config: Config,
-	input: { count?: unknown; format?: unknown; via?: Via },
-): UlidIds {
-	const count = requestCount(config, input.count, input.via);
-	const format = checkFormat(input.format);
+export function ulidIds(_config: Config, input: ContractInput<typeof ulidContract>): UlidIds {
 	ulids ??= new UlidFactory();
-	const ids = ulids.nextBatch(Date.now(), count);
-	return { type: "ulid", ids: format === "uuid" ? ids.map(ulidToUuid) : ids };
+	const ids = ulids.nextBatch(Date.now(), input.count ?? 1);
+	return { type: "ulid", ids: input.format === "uuid" ? ids.map(ulidToUuid) : ids };
 }
 
-export function uuidv7Ids(config: Config, input: { count?: unknown; via?: Via }): UuidV7Ids {
-	const count = requestCount(config, input.count, input.via);
-	return { type: "uuidv7", ids: uuidFactory().nextBatch(Date.now(), count) };
+export function uuidv7Ids(_config: Config, input: ContractInput<typeof uuidv7Contract>): UuidV7Ids {
+	return { type: "uuidv7", ids: uuidFactory().nextBatch(Date.now(), input.count ?? 1) };
 }
 
 /** This isolate's UUIDv7 factory: /uuidv7 and /typeid share it, so both are one monotonic sequence. */

@@ -3,21 +3,30 @@
  * (`acquireLease`, `renewLease`, `releaseLease`, `leaseStatus`), as
  * ./operations.ts is for IDs. Each is one request to the worker ID's object,
  * except an acquire without a worker ID, which probes candidates (./lease-search.ts).
- * The Worker makes the leaseId and sends the object only its hash.
+ * Each takes its input checked by its contract (./contracts/leases.ts). The Worker
+ * makes the leaseId and sends the object only its hash.
  *
  *   const grant = await acquireLease(env, config, { holder: "pod-7" });
  *   // { workerId: 600, leaseId: "…", from, to, fromMs, toMs, serverNowMs, layout }
  */
 import type { LeaseGrant, LeaseState } from "../api";
 import type { GrantedSpan } from "../ids/lease-keeper";
+import type { WorkerIdSet } from "../ids/worker-id-set";
 import type { Config } from "./config";
+import type { ContractInput } from "./contracts/fields";
+import {
+	type acquireContract,
+	leasedIds,
+	type leaseStatusContract,
+	type releaseContract,
+	type renewContract,
+} from "./contracts/leases";
+import { limitsOf } from "./contracts/limits";
 import { serviceError } from "./errors";
 import { spendAcquire } from "./lease-acquire-limit";
-import { checkHolder, checkLeaseId, checkLeaseWorkerId, leaseWorkerIdsOf } from "./lease-input";
 import { MAX_ACQUIRE_PROBES, probeOrder, searchFreeWorkerId } from "./lease-search";
 import { leaseHashOf, newLeaseId } from "./lease-secret";
 import { callObject, callSnowflake, refusalOf } from "./objects";
-import type { Via } from "./rules";
 import type { LeaseStatusResult, ObjectFailure, ReleaseResult, SpanResult } from "./snowflake-do";
 
 /** A grant and how many objects were asked for it (for the log line). */
@@ -26,14 +35,8 @@ export interface Acquired {
 	probes: number;
 }
 
-/** What an acquire asks for, as sent. */
-export interface AcquireInput {
-	holder?: unknown;
-	workerId?: unknown;
-	via?: Via;
-	/** The HTTP caller whose LEASE_ACQUIRE_LIMIT budget it spends; none: not limited. */
-	caller?: string | undefined;
-}
+/** What an acquire asks for. */
+export type AcquireInput = ContractInput<typeof acquireContract>;
 
 /**
  * A span of a worker ID for a holder: the one named (if free), else one of
@@ -44,14 +47,14 @@ export async function acquireLease(
 	env: Env,
 	config: Config,
 	input: AcquireInput,
+	/** The HTTP caller whose LEASE_ACQUIRE_LIMIT budget it spends; none (RPC): not limited. */
+	caller?: string,
 ): Promise<Acquired> {
-	const leased = leaseWorkerIdsOf(config);
-	const holder = checkHolder(input.holder);
-	const named =
-		input.workerId === undefined
-			? undefined
-			: checkLeaseWorkerId(config, input.workerId, input.via);
-	await spendAcquire(env, config, input.caller);
+	leasedIds(limitsOf(config)); // 409 leases_disabled when off (the contract said so first)
+	const leased = config.leaseWorkerIds as WorkerIdSet;
+	const holder = input.holder ?? null;
+	const named = input.workerId;
+	await spendAcquire(env, config, caller);
 	const leaseId = newLeaseId();
 	const leaseHash = await leaseHashOf(leaseId);
 	const probe = async (workerId: number, maxLeadMs: number | undefined) => {
@@ -84,10 +87,9 @@ export async function acquireLease(
 export async function renewLease(
 	env: Env,
 	config: Config,
-	input: { workerId?: unknown; leaseId?: unknown; via?: Via },
+	input: ContractInput<typeof renewContract>,
 ): Promise<LeaseGrant> {
-	const workerId = checkLeaseWorkerId(config, input.workerId, input.via);
-	const leaseId = checkLeaseId(input.leaseId);
+	const { workerId, leaseId } = input;
 	const leaseHash = await leaseHashOf(leaseId);
 	const result = await callSnowflake<SpanResult>(env, config, workerId, (stub) =>
 		stub.renewLease(workerId, leaseHash),
@@ -99,10 +101,10 @@ export async function renewLease(
 export async function releaseLease(
 	env: Env,
 	config: Config,
-	input: { workerId?: unknown; leaseId?: unknown; via?: Via },
+	input: ContractInput<typeof releaseContract>,
 ): Promise<void> {
-	const workerId = checkLeaseWorkerId(config, input.workerId, input.via);
-	const leaseHash = await leaseHashOf(checkLeaseId(input.leaseId));
+	const { workerId } = input;
+	const leaseHash = await leaseHashOf(input.leaseId);
 	await callSnowflake<ReleaseResult>(env, config, workerId, (stub) =>
 		stub.releaseLease(workerId, leaseHash),
 	);
@@ -112,9 +114,9 @@ export async function releaseLease(
 export async function leaseStatus(
 	env: Env,
 	config: Config,
-	input: { workerId?: unknown; via?: Via },
+	input: ContractInput<typeof leaseStatusContract>,
 ): Promise<LeaseState> {
-	const workerId = checkLeaseWorkerId(config, input.workerId, input.via);
+	const { workerId } = input;
 	const { status, layout } = await callSnowflake<LeaseStatusResult>(env, config, workerId, (stub) =>
 		stub.leaseStatus(workerId),
 	);

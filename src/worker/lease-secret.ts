@@ -10,8 +10,6 @@
  */
 
 const LEASE_ID_BYTES = 24;
-/** What a leaseId looks like: 32 characters of the URL-safe base64 alphabet. */
-export const LEASE_ID_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
 /** A new leaseId from `crypto.getRandomValues` (per call: no randomness at module scope). */
 export function newLeaseId(): string {

@@ -1,21 +1,23 @@
 /**
- * The service's operations, one implementation behind both the HTTP routes and
- * the IdService RPC entrypoint: same validation, same values, same errors.
+ * The service's Snowflake operations and decode, one implementation behind both the
+ * HTTP routes and the IdService RPC entrypoint: each takes its input checked by its
+ * contract (./contracts/), so both transports get the same values and errors.
  */
 import type { SnowflakeBlocks, SnowflakeIds } from "../api";
 import { blocksOfRuns } from "../ids/blocks";
 import type { DecodedId } from "../ids/decode";
-import { IdError } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import type { Background, IssuedRuns } from "../ids/id-pool";
 import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../ids/snowflake-base32";
 import { autoPool } from "./auto-pools";
 import type { Config } from "./config";
-import { type DecodeOptions, decodeWith } from "./decode-options";
+import type { ContractInput } from "./contracts/fields";
+import type { decodeContract } from "./contracts/forms";
+import type { blocksContract, snowflakeContract } from "./contracts/ids";
+import { decodeWith } from "./decode-options";
 import { refuseLeased } from "./lease-input";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
-import { checkWorkerId, requestCount, type Via } from "./rules";
 import type { StatsResult } from "./snowflake-do";
 
 export type { SnowflakeBlocks, SnowflakeIds };
@@ -46,13 +48,7 @@ export interface ServedSnowflakes {
 }
 
 /** What a Snowflake request asks for; `format`/`prefix` choose the text (decimal by default). */
-type SnowflakeInput = {
-	workerId?: unknown;
-	count?: unknown;
-	format?: unknown;
-	prefix?: unknown;
-	via?: Via;
-};
+type SnowflakeInput = ContractInput<typeof snowflakeContract>;
 
 /**
  * Snowflake IDs. With a worker ID: straight from its object (strictly increasing
@@ -65,7 +61,7 @@ export async function snowflakeIds(
 	input: SnowflakeInput,
 	auto: AutoContext = {},
 ): Promise<ServedSnowflakes> {
-	const count = requestCount(config, input.count, input.via);
+	const count = input.count ?? 1;
 	const form = snowflakeTextForm(input.format, input.prefix);
 	let block: IssuedRuns;
 	let source: ServedSnowflakes["source"] = "direct";
@@ -77,7 +73,7 @@ export async function snowflakeIds(
 		source = taken.source;
 		block = taken;
 	} else {
-		const workerId = refuseLeased(config, checkWorkerId(config, input.workerId, input.via));
+		const workerId = refuseLeased(config, input.workerId);
 		block = await issueBlock(env, config, workerId, count);
 	}
 	const body: SnowflakeIds = {
@@ -92,15 +88,13 @@ export async function snowflakeIds(
 export async function snowflakeBlocks(
 	env: Env,
 	config: Config,
-	input: SnowflakeInput,
+	input: ContractInput<typeof blocksContract>,
 	cf?: CallerCf,
 ): Promise<SnowflakeBlocks> {
-	const count = requestCount(config, input.count, input.via, "blocks");
+	const count = input.count ?? 1;
 	const form = snowflakeTextForm(input.format, input.prefix);
 	const workerId =
-		input.workerId === undefined
-			? pickWorkerId(config, cf)
-			: refuseLeased(config, checkWorkerId(config, input.workerId, input.via));
+		input.workerId === undefined ? pickWorkerId(config, cf) : refuseLeased(config, input.workerId);
 	const runs = await issueRuns(env, config, workerId, count);
 	const blocks = blocksOfRuns(config.layout, workerId, runs);
 	return {
@@ -113,13 +107,7 @@ export async function snowflakeBlocks(
 	};
 }
 
-export async function snowflakeStats(
-	env: Env,
-	config: Config,
-	workerIdInput: unknown,
-	via: Via = "http",
-) {
-	const workerId = checkWorkerId(config, workerIdInput, via);
+export async function snowflakeStats(env: Env, config: Config, workerId: number) {
 	const { stats } = await callSnowflake<StatsResult>(env, config, workerId, (stub) =>
 		stub.stats(workerId),
 	);
@@ -128,9 +116,8 @@ export async function snowflakeStats(
 
 export function decode(
 	config: Config,
-	id: unknown,
-	options: DecodeOptions = {},
+	input: ContractInput<typeof decodeContract>,
 ): DecodedId | DecodedForeign {
-	if (typeof id !== "string") throw new IdError("invalid_id", "id must be a string");
+	const { id, ...options } = input;
 	return decodeWith(config, id, options);
 }

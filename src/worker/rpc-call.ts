@@ -13,7 +13,31 @@
 import { type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
 import { type Config, configFrom } from "./config";
+import { type Contract, type ContractInput, readInput, shown } from "./contracts/fields";
+import { limitsOf } from "./contracts/limits";
+import { serviceError } from "./errors";
 import type { RequestNote } from "./request-note";
+
+/**
+ * An RPC method's arguments read through its operation's contract: `options` (an
+ * object of named values, or nothing) and `fixed`, the values of positional arguments
+ * (`decode(id, …)`, `stats(workerId)`).
+ */
+export function rpcArgs<C extends Contract>(
+	of: C,
+	config: Config,
+	options: unknown,
+	fixed: Record<string, unknown> = {},
+): ContractInput<C> {
+	if (options === undefined) options = {};
+	if (typeof options !== "object" || options === null || Array.isArray(options)) {
+		throw serviceError(
+			"invalid_request",
+			`the options must be an object such as { count: 10 }; got ${shown(options)}`,
+		);
+	}
+	return readInput(of, limitsOf(config), options as Record<string, unknown>, fixed);
+}
 
 /**
  * An error's message for RPC: `code: detail`, then `(request <id>)`, the call's log

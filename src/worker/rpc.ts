@@ -24,13 +24,26 @@ import type { DecodedId } from "../ids/decode";
 import { describeValue } from "../ids/errors";
 import type { DecodedForeign } from "../ids/foreign-layouts";
 import { app } from "./app";
-import { serviceError } from "./errors";
-import type { RangeInput } from "./forms";
+import { decodeContract, rangeContract } from "./contracts/forms";
+import {
+	blocksContract,
+	snowflakeContract,
+	statsContract,
+	typeidContract,
+	ulidContract,
+	uuidv7Contract,
+} from "./contracts/ids";
+import {
+	acquireContract,
+	leaseStatusContract,
+	releaseContract,
+	renewContract,
+} from "./contracts/leases";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "./isolate-ids";
 import { formOperations, leaseOperations, snowflakeOperations } from "./on-first-use";
 import type { SnowflakeIds } from "./operations";
 import { askedNote } from "./request-note";
-import { rpcCall } from "./rpc-call";
+import { rpcArgs, rpcCall } from "./rpc-call";
 
 export type {
 	RangeOptions,
@@ -44,7 +57,9 @@ export type {
 /**
  * The service for other Workers, over a service binding:
  * `services = [{ binding = "IDS", service = "edge-ids", entrypoint = "IdService" }]`.
- * Same operations, validation and values as the HTTP routes (they share ./operations).
+ * Same operations, contracts and values as the HTTP routes: each method reads its
+ * arguments through its operation's contract (./contracts/), so a bad value or a name
+ * the operation does not take gets HTTP's code and message.
  * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
  * starts with its code, `invalid_count: count must be …`, because only the message
  * survives the RPC boundary; `idErrorCode(error)` in src/client/index.ts reads it back.
@@ -57,10 +72,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		const asking = askedNote("snowflake", options);
 		if (options?.workerId !== undefined) asking.source = "direct";
 		return rpcCall(this.env, "snowflake", asking, async (config, note) => {
+			const input = rpcArgs(snowflakeContract, config, options);
 			const { body, source } = await (await snowflakeOperations()).snowflakeIds(
 				this.env,
 				config,
-				{ ...optionsObject(options), via: "rpc" },
+				input,
 				{ background: (work) => this.ctx.waitUntil(work) },
 			);
 			note({ source });
@@ -75,29 +91,30 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 			"snowflakeBlocks",
 			askedNote("snowflake-blocks", options),
 			async (config) =>
-				(await snowflakeOperations()).snowflakeBlocks(this.env, config, {
-					...optionsObject(options),
-					via: "rpc",
-				}),
+				(await snowflakeOperations()).snowflakeBlocks(
+					this.env,
+					config,
+					rpcArgs(blocksContract, config, options),
+				),
 		);
 	}
 
 	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
 		return rpcCall(this.env, "ulid", askedNote("ulid", options), (config) =>
-			ulidIds(config, { ...optionsObject(options), via: "rpc" }),
+			ulidIds(config, rpcArgs(ulidContract, config, options)),
 		);
 	}
 
 	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
 		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), (config) =>
-			uuidv7Ids(config, { ...optionsObject(options), via: "rpc" }),
+			uuidv7Ids(config, rpcArgs(uuidv7Contract, config, options)),
 		);
 	}
 
 	/** UUIDv7s in TypeID form (`user_01j…`), monotonic with `uuidv7`'s; `prefix` omitted: bare TypeIDs. */
 	async typeid(options: TypeIdOptions = {}): Promise<TypeIdIds> {
 		return rpcCall(this.env, "typeid", askedNote("typeid", options), async (config) =>
-			(await formOperations()).typeidIds(config, { ...optionsObject(options), via: "rpc" }),
+			(await formOperations()).typeidIds(config, rpcArgs(typeidContract, config, options)),
 		);
 	}
 
@@ -107,10 +124,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 */
 	async range(options: RangeOptions): Promise<IdRange> {
 		return rpcCall(this.env, "range", askedNote("range", options), async (config) =>
-			(await formOperations()).idRange(config, {
-				...(optionsObject(options) as RangeInput),
-				via: "rpc",
-			}),
+			(await formOperations()).idRange(config, rpcArgs(rangeContract, config, options)),
 		);
 	}
 
@@ -120,7 +134,10 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 */
 	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
 		return rpcCall(this.env, "decode", {}, async (config) =>
-			(await snowflakeOperations()).decode(config, id, optionsObject(options) as DecodeOptions),
+			(await snowflakeOperations()).decode(
+				config,
+				rpcArgs(decodeContract, config, options, { id }),
+			),
 		);
 	}
 
@@ -132,7 +149,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
 		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), async (config) =>
-			(await snowflakeOperations()).snowflakeStats(this.env, config, workerId, "rpc"),
+			(await snowflakeOperations()).snowflakeStats(
+				this.env,
+				config,
+				rpcArgs(statsContract, config, {}, { workerId }).workerId,
+			),
 		);
 	}
 
@@ -143,10 +164,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 */
 	async acquireLease(options: AcquireLeaseOptions = {}): Promise<LeaseGrant> {
 		return rpcCall(this.env, "acquireLease", askedNote("lease", options), async (config, note) => {
-			const { grant, probes } = await (await leaseOperations()).acquireLease(this.env, config, {
-				...optionsObject(options),
-				via: "rpc",
-			});
+			const { grant, probes } = await (await leaseOperations()).acquireLease(
+				this.env,
+				config,
+				rpcArgs(acquireContract, config, options),
+			);
 			note({ probes });
 			return grant;
 		});
@@ -155,20 +177,22 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	/** The lease's span moved on; `lease_lost` once released or taken over. */
 	async renewLease(lease: LeaseRef): Promise<LeaseGrant> {
 		return rpcCall(this.env, "renewLease", askedNote("lease", lease), async (config) =>
-			(await leaseOperations()).renewLease(this.env, config, {
-				...optionsObject(lease),
-				via: "rpc",
-			}),
+			(await leaseOperations()).renewLease(
+				this.env,
+				config,
+				rpcArgs(renewContract, config, {}, leaseRefOf(lease)),
+			),
 		);
 	}
 
 	/** Frees the worker ID at once (the span's unused ticks are never issued again). */
 	async releaseLease(lease: LeaseRef): Promise<void> {
 		return rpcCall(this.env, "releaseLease", askedNote("lease", lease), async (config) =>
-			(await leaseOperations()).releaseLease(this.env, config, {
-				...optionsObject(lease),
-				via: "rpc",
-			}),
+			(await leaseOperations()).releaseLease(
+				this.env,
+				config,
+				rpcArgs(releaseContract, config, {}, leaseRefOf(lease)),
+			),
 		);
 	}
 
@@ -179,7 +203,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 			"leaseStatus",
 			askedNote("lease-status", { workerId }),
 			async (config) =>
-				(await leaseOperations()).leaseStatus(this.env, config, { workerId, via: "rpc" }),
+				(await leaseOperations()).leaseStatus(
+					this.env,
+					config,
+					rpcArgs(leaseStatusContract, config, {}, { workerId }),
+				),
 		);
 	}
 
@@ -213,6 +241,15 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	}
 }
 
+/**
+ * A lease reference's two fields. A holder passes the grant it was given (a LeaseRef
+ * with more fields: its span, its layout), so the rest is not refused as unknown.
+ */
+function leaseRefOf(lease: unknown): { workerId: unknown; leaseId: unknown } {
+	const ref = (typeof lease === "object" && lease !== null ? lease : {}) as Partial<LeaseRef>;
+	return { workerId: ref.workerId, leaseId: ref.leaseId };
+}
+
 /** The methods `settle` may call: this entrypoint's own, but itself, `fetch` and the constructor. */
 let settled: ReadonlySet<string> | undefined;
 function settledMethods(): ReadonlySet<string> {
@@ -239,11 +276,4 @@ function trustedEnv(env: Env): Env {
 		trusted.set(env, trustedOne);
 	}
 	return trustedOne;
-}
-
-function optionsObject<T extends object>(options: T): Partial<Record<keyof T, unknown>> {
-	if (options === null || typeof options !== "object" || Array.isArray(options)) {
-		throw serviceError("invalid_format", "options must be an object such as { count: 10 }");
-	}
-	return options;
 }

@@ -96,7 +96,7 @@ describe("leases over a service binding", () => {
 			await codeOf((ids) => ids.releaseLease({ workerId: 900, leaseId: "N".repeat(32) })),
 		).toBe("lease_lost");
 		expect(await codeOf((ids) => ids.leaseStatus(12))).toBe("invalid_worker_id");
-		expect(await codeOf((ids) => ids.acquireLease(null as never))).toBe("invalid_format");
+		expect(await codeOf((ids) => ids.acquireLease(null as never))).toBe("invalid_request");
 		expect(await codeOf((ids) => ids.snowflake({ workerId: 905 }))).toBe("worker_id_leased");
 	});
 

@@ -1,109 +1,182 @@
 /**
- * The routes read requests with plain checks (src/worker/input.ts); the OpenAPI
- * document shows zod schemas made from the same fields (src/worker/openapi/input-schemas.ts).
- * Both must take exactly the same values: for every input a route reads, random
- * values (fast-check, fixed seed) are read both ways, and the plain read must agree
- * with zod's parse on success, on the value (keys in the same order), on the first
- * field refused and on the unknown names a JSON body may not carry.
+ * One input contract, three readers: a query string, a JSON body and an RPC call of
+ * IdService give the same value the same answer. For random inputs (fast-check, fixed
+ * seed) to ulid, uuidv7, typeid, range and decode, each transport that can carry the
+ * input is asked, and all must agree on accept or refuse, and on a refusal's code and
+ * message. A value goes in a query only where its text reads back as it: a number as
+ * its digits (a non-negative integer, for an integer field), text as itself (not digits,
+ * for an integer field).
  */
+import { createExecutionContext } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { field, type Input, input } from "../../src/worker/input";
-import { documentedOperations } from "../../src/worker/openapi/document";
-import { inputSchema } from "../../src/worker/openapi/input-schemas";
+import type { Contract } from "../../src/worker/contracts/fields";
+import { decodeContract, rangeContract } from "../../src/worker/contracts/forms";
+import { typeidContract, ulidContract, uuidv7Contract } from "../../src/worker/contracts/ids";
+import { IdService } from "../../src/worker/rpc";
+import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
-/** Every input the routes read, by a name for failures. */
-const ROUTE_INPUTS = new Map<Input, string>();
-for (const spec of documentedOperations) {
-	for (const part of ["params", "query", "body"] as const) {
-		const read = spec[part];
-		if (read && !ROUTE_INPUTS.has(read))
-			ROUTE_INPUTS.set(read, `${spec.method} ${spec.path} ${part}`);
+type Outcome = { ok: true } | { ok: false; code: string; message: string };
+type Values = Record<string, unknown>;
+
+const env = envWith({});
+const leasesOn = envWith({ WORKER_IDS: "0-1023", LEASE_WORKER_IDS: "900-1023" });
+
+/** The RPC answer: accepted, or the code and message (the request ID cut off). */
+async function viaRpc(method: string, args: unknown[], on: Env = env): Promise<Outcome> {
+	const service = new IdService(createExecutionContext(), on);
+	const settled = (await (service.settle as (m: string, ...a: unknown[]) => Promise<unknown>)(
+		method,
+		...args,
+	)) as { value?: unknown; error?: string };
+	if (settled.error === undefined) return { ok: true };
+	const match = /^(\w+): (.*) \(request [0-9a-f-]{36}\)$/s.exec(settled.error);
+	if (!match) throw new Error(`unexpected RPC refusal: ${settled.error}`);
+	return { ok: false, code: match[1] as string, message: match[2] as string };
+}
+
+async function viaHttp(path: string, init?: RequestInit): Promise<Outcome> {
+	const { status, body } = await jsonAnswer<{ error?: { code: string; message: string } }>(
+		await fetchApp(path, init, env),
+	);
+	if (status === 200) return { ok: true };
+	if (!body.error) throw new Error(`no error body, status ${status}`);
+	return { ok: false, ...body.error };
+}
+
+/** The value as query text, when the query can carry it as the same value. */
+function asText(of: Contract, name: string, value: unknown): string | undefined {
+	const integer = of.fields[name]?.type === "integer";
+	if (typeof value === "number") {
+		return integer && Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
 	}
+	if (typeof value !== "string") return undefined;
+	return integer && /^[0-9]+$/.test(value) ? undefined : value;
 }
 
-/** Values a query, a path or a JSON body may hold, biased to each field's edges. */
-function valueFor(names: string[]) {
-	const text = fc.oneof(
-		fc.constantFrom("", "0", "007", "12", "1e3", "-1", "1.5", " 1", "99999999999999999999"),
-		fc.constantFrom("ulid", "uuid", "decimal", "base32", "typeid", "snowflake", "uuidv7"),
-		fc.constantFrom("twitter", "discord", "sonyflake", "instagram", "TWITTER"),
-		fc.constantFrom("user", "order_item", "a_", "_a", "Bad", "a".repeat(63), "a".repeat(64)),
-		fc.string({ maxLength: 8 }),
-		fc.stringMatching(/^[0-9]{1,20}$/),
-	);
-	const number = fc.oneof(
-		fc.integer({ min: -5, max: 10_001 }),
-		fc.constantFrom(0.5, -0, 2 ** 53, -(2 ** 53), 1e21, Number.POSITIVE_INFINITY, Number.NaN),
-		fc.double(),
-	);
-	const any = fc.oneof(
-		text,
-		number,
-		fc.array(text, { maxLength: 3 }),
-		fc.constantFrom(null, true, false, undefined),
-		fc.constant({ nested: 1 }),
-	);
-	// A body may take no fields at all (renewing a lease).
-	const unknown = fc.constantFrom("cout", "extra", "__proto__");
-	const key = names.length > 0 ? fc.oneof(fc.constantFrom(...names), unknown) : unknown;
-	return fc.oneof(
-		{ weight: 8, arbitrary: fc.dictionary(key, any, { maxKeys: names.length + 1 }) },
-		{ weight: 1, arbitrary: any },
-	);
+function queryOf(of: Contract, values: Values): string | undefined {
+	const query = new URLSearchParams();
+	for (const [name, value] of Object.entries(values)) {
+		const text = asText(of, name, value);
+		if (text === undefined) return undefined;
+		query.set(name, text);
+	}
+	const search = query.toString();
+	return search ? `?${search}` : "";
 }
 
-describe("input", () => {
-	it("reads every route input exactly as zod parses the document's schema for it", () => {
-		expect(ROUTE_INPUTS.size).toBeGreaterThanOrEqual(14);
-		for (const [read, name] of ROUTE_INPUTS) {
-			const schema = inputSchema(read);
-			fc.assert(
-				fc.property(valueFor(Object.keys(read.shape)), (raw) => {
-					const plain = read.read(raw);
-					const parsed = schema.safeParse(raw);
-					expect(plain.ok, `${name}: ${JSON.stringify(raw)}`).toBe(parsed.success);
-					if (plain.ok) {
-						expect(plain.value).toStrictEqual(parsed.data);
-						expect(Object.keys(plain.value)).toEqual(Object.keys(parsed.data ?? {}));
-						return;
-					}
-					const issue = parsed.error?.issues[0];
-					if (issue?.code === "unrecognized_keys") {
-						expect(plain.unknown, name).toEqual(issue.keys);
-					} else {
-						expect(plain.field, `${name}: ${JSON.stringify(raw)}`).toBe(issue?.path[0]);
-					}
-				}),
-				{ seed: 32, numRuns: 400 },
-			);
-		}
+const anyValue = fc.oneof(
+	fc.constantFrom(0, 1, 2, 7, 10_000, 10_001, -1, 1.5, 2 ** 53, 1e21),
+	fc.integer({ min: 0, max: 12 }),
+	fc.constantFrom("", "0", "5", "abc", "uuid", "ulid", "base32", "typeid", "decimal"),
+	fc.constantFrom("discord", "snowflake", "uuidv7", "user", "Bad", "a_", "2026-11-01"),
+	fc.constantFrom("1767225600000", "2026-11-02T00:00:00Z", "nope", 1_767_225_600_000),
+	fc.constantFrom(null, true, [1], { n: 1 }),
+);
+
+/** Inputs of `of`: its own names (some misspelled), random values. */
+function inputsOf(of: Contract, omit: string[] = []) {
+	const names = Object.keys(of.fields).filter((name) => !omit.includes(name));
+	const key = fc.oneof(
+		{ weight: 6, arbitrary: fc.constantFrom(...names) },
+		{ weight: 1, arbitrary: fc.constantFrom("cout", "fromm", "layot") },
+	);
+	return fc.dictionary(key, anyValue, { maxKeys: 3 });
+}
+
+function expectAgree(outcomes: Outcome[], what: string): void {
+	for (const outcome of outcomes.slice(1)) expect(outcome, what).toEqual(outcomes[0]);
+}
+
+describe("one contract, three readers", () => {
+	it.each([
+		["ulid", ulidContract],
+		["uuidv7", uuidv7Contract],
+		["typeid", typeidContract],
+	] as const)("%s: the query, a JSON body and RPC give the same answer", async (name, of) => {
+		await fc.assert(
+			fc.asyncProperty(inputsOf(of), async (values) => {
+				const outcomes = [
+					await viaRpc(name, [values]),
+					await viaHttp(`/${name}`, {
+						method: "POST",
+						headers: { "Content-Type": "application/json" },
+						body: JSON.stringify(values),
+					}),
+				];
+				const query = queryOf(of, values);
+				if (query !== undefined) outcomes.push(await viaHttp(`/${name}${query}`));
+				expectAgree(outcomes, JSON.stringify(values));
+			}),
+			{ seed: 39, numRuns: 120 },
+		);
 	});
 
-	it("names the first refused field in the shape's order, and unknown names only after every field passed", () => {
-		const body = input.strictObject({
-			count: field.integer().optional(),
-			format: field.oneOf(["ulid", "uuid"]).optional(),
-		});
-		expect(body.read({ format: "x", count: 1.5, cout: 1 })).toEqual({ ok: false, field: "count" });
-		expect(body.read({ count: 2, cout: 1, x: 2 })).toEqual({ ok: false, unknown: ["cout", "x"] });
-		expect(body.read({ format: "uuid", count: 2 })).toEqual({
-			ok: true,
-			value: { count: 2, format: "uuid" },
-		});
-		expect(body.read([1])).toEqual({ ok: false });
+	it("range: the query and RPC give the same answer", async () => {
+		await fc.assert(
+			fc.asyncProperty(inputsOf(rangeContract), async (values) => {
+				const query = queryOf(rangeContract, values);
+				fc.pre(query !== undefined);
+				expectAgree(
+					[await viaRpc("range", [values]), await viaHttp(`/range${query}`)],
+					JSON.stringify(values),
+				);
+			}),
+			{ seed: 39, numRuns: 120 },
+		);
 	});
 
-	it("reads decimal digits only, leading zeros allowed, as numbers; leaves absent fields out", () => {
-		const query = input.object({ count: field.digits().optional(), id: field.text() });
-		expect(query.read({ count: "007", id: "x", other: "y" })).toEqual({
-			ok: true,
-			value: { count: 7, id: "x" },
+	it("decode: the path and query, and RPC's arguments, give the same answer", async () => {
+		await fc.assert(
+			fc.asyncProperty(inputsOf(decodeContract, ["id"]), async (values) => {
+				const query = queryOf(decodeContract, values);
+				fc.pre(query !== undefined);
+				const id = "175928847299117063";
+				expectAgree(
+					[await viaRpc("decode", [id, values]), await viaHttp(`/decode/${id}${query}`)],
+					JSON.stringify(values),
+				);
+			}),
+			{ seed: 39, numRuns: 120 },
+		);
+	});
+
+	it("gives count=0 one answer everywhere, and refuses a misspelled name everywhere", async () => {
+		const zero = {
+			ok: false,
+			code: "invalid_count",
+			message: "count must be an integer in [1, 10000]; got 0",
+		};
+		const post = (body: string) => ({
+			method: "POST",
+			headers: { "Content-Type": "application/json" },
+			body,
 		});
-		expect(query.read({ id: "x" })).toEqual({ ok: true, value: { id: "x" } });
-		for (const count of ["", "1e3", "-1", " 1", ["1", "2"]]) {
-			expect(query.read({ count, id: "x" })).toEqual({ ok: false, field: "count" });
+		expect(await viaHttp("/ulid?count=0")).toEqual(zero);
+		expect(await viaHttp("/ulid", post('{"count":0}'))).toEqual(zero);
+		expect(await viaRpc("ulid", [{ count: 0 }])).toEqual(zero);
+		const cout = {
+			ok: false,
+			code: "invalid_request",
+			message: 'unknown parameter "cout"; it takes count, format',
+		};
+		expect(await viaHttp("/ulid?cout=5")).toEqual(cout);
+		expect(await viaHttp("/ulid", post('{"cout":5}'))).toEqual(cout);
+		expect(await viaRpc("ulid", [{ cout: 5 }])).toEqual(cout);
+		for (const [method, args, name] of [
+			["snowflake", [{ workerId: 3, workerid: 4 }], "workerid"],
+			["range", [{ kind: "ulid", from: 0, to: 1, fromm: 0 }], "fromm"],
+			["acquireLease", [{ holdr: "pod-7" }], "holdr"],
+		] as const) {
+			const outcome = await viaRpc(method, [...args], leasesOn);
+			expect(outcome, method).toMatchObject({ ok: false, code: "invalid_request" });
+			expect((outcome as { message: string }).message).toMatch(`unknown parameter "${name}"`);
 		}
-		expect(query.read({ count: "1" })).toEqual({ ok: false, field: "id" });
+		expect(await viaRpc("decode", ["01", { layot: "discord" }])).toEqual({
+			ok: false,
+			code: "invalid_request",
+			message:
+				'unknown parameter "layot"; it takes format, layout, timeBits, workerBits, sequenceBits, epoch, timeUnitMs',
+		});
 	});
 });

@@ -274,7 +274,7 @@ describe("WORKER_IDS: the worker IDs this deployment owns", () => {
 			expect(status).toBe(400);
 			expect(body.error.code).toBe("invalid_worker_id");
 			expect(body.error.message).toBe(
-				`workerId must be one of the worker IDs this deployment owns, WORKER_IDS = 768-1023, written in decimal digits; got "${path.match(/[0-9]+/)?.[0]}"`,
+				`workerId must be one of the worker IDs this deployment owns, WORKER_IDS = 768-1023; got ${path.match(/[0-9]+/)?.[0]}`,
 			);
 		},
 	);

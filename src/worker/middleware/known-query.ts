@@ -1,19 +1,19 @@
 /**
  * Refuses a query parameter the matched route does not take (`/ulid?cuont=3` would
- * otherwise answer one ULID), as JSON bodies refuse unknown fields. What a route takes
- * is read from its own query validator (`validate("query", schema)` registers the
- * schema's field names here), so a route added later is covered with no code of its
- * own; a route without one takes no query parameters. Pages a browser navigates to
+ * otherwise answer one ULID), in the words the contracts use for a name an operation
+ * does not take (../contracts/fields.ts). What a route takes is read from its own
+ * reader (`readRequest(…)` registers its names here), so a route added later is
+ * covered with no code of its own; a route without one takes no query parameters. Pages a browser navigates to
  * (`exempt`) keep ignoring theirs: there a query string is a link's decoration.
  *
  *   app.use(knownQueryOnly((path) => path === "/docs"));
- *   // GET /ulid?cuont=3 → 400 invalid_request: "unknown query parameter cuont on /ulid; it takes count, format"
+ *   // GET /ulid?cuont=3 → 400 invalid_request: 'unknown parameter "cuont"; it takes count, format'
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { METHOD_NAME_ALL } from "hono/router";
 import type { AppEnv } from "../app-env";
-import { serviceError } from "../errors";
+import { unknownNames } from "../contracts/fields";
 
 /** The query names each query validator accepts, keyed by the validator itself. */
 const acceptedBy = new WeakMap<object, () => readonly string[]>();
@@ -31,16 +31,16 @@ export function declareQuery(validator: object, names: () => readonly string[]):
  */
 function acceptedNames(
 	routes: ReturnType<typeof matchedRoutes>,
-): { path: string; names: readonly string[] } | undefined {
+): { names: readonly string[] } | undefined {
 	const own = routes.filter((route) => route.method !== METHOD_NAME_ALL);
 	const first = own[0];
 	if (!first) return undefined;
 	for (const route of own) {
 		if (route.path !== first.path) continue;
 		const names = acceptedBy.get(route.handler);
-		if (names) return { path: first.path, names: names() };
+		if (names) return { names: names() };
 	}
-	return { path: first.path, names: [] };
+	return { names: [] };
 }
 
 export function knownQueryOnly(exempt: (path: string) => boolean): MiddlewareHandler<AppEnv> {
@@ -53,11 +53,6 @@ export function knownQueryOnly(exempt: (path: string) => boolean): MiddlewareHan
 		const sent = new Set(new URLSearchParams(c.req.url.slice(search + 1)).keys());
 		const unknown = [...sent].filter((name) => !route.names.includes(name));
 		if (unknown.length === 0) return next();
-		const takes = route.names.length === 0 ? "it takes none" : `it takes ${route.names.join(", ")}`;
-		const which = unknown.map((name) => JSON.stringify(name)).join(", ");
-		throw serviceError(
-			"invalid_request",
-			`unknown query parameter${unknown.length > 1 ? "s" : ""} ${which} on ${route.path}; ${takes}`,
-		);
+		throw unknownNames(unknown, route.names);
 	};
 }

@@ -3,7 +3,7 @@
  * auth, so no error message echoes kilobytes of input. Every valid URL is under
  * 100 characters. (Before the Worker: Cloudflare's edge answers 414 above 32 KB,
  * local workerd 431 above a 64 KB request line.) Bodies are read only when they
- * declare JSON, and then at most 1 KiB of them (src/worker/json-body.ts).
+ * declare JSON, and then at most 1 KiB of them (src/worker/read-request.ts).
  *
  *   app.use(urlLengthGuard()); // a 5,000-character URL: 404 not_found naming both lengths
  */

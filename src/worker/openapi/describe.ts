@@ -1,18 +1,18 @@
 /**
- * One OpenAPI operation per route, from the inputs it reads (../validation.ts,
- * ../json-body.ts, as zod schemas: ./input-schemas.ts) and its answers' schemas (./schemas.ts),
+ * One OpenAPI operation per route, from the contract it reads (../http-inputs.ts, as
+ * zod schemas: ./input-schemas.ts) and its answers' schemas (./schemas.ts),
  * with the error answers the service really gives it: 400 unless an HTML page (an
- * unknown query parameter is one on every other route), 415 when it takes a JSON
+ * unknown parameter is one on every other route), 415 when it takes a JSON
  * body, 409 when it may meet a lease conflict, 401 unless public, 429 unless
  * exempt from rate limiting, 500 always, 503
  * when it reaches a Durable Object. Each route file exports its operations next to
  * its routes (./operation.ts); ./document.ts builds the document from them.
  *
- *   describe(operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true }))
+ *   describe(operation({ method: "get", path: "/ulid", summary: "ULIDs", input: http.ulid, ok: "ulidIdsSchema", ids: true }))
  */
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type * as z from "zod";
-import { inputSchema } from "./input-schemas";
+import { inputSchemas } from "./input-schemas";
 import type { OperationSpec } from "./operation";
 import { type AnswerSchemas, answerSchemas, errorSchema } from "./schemas";
 
@@ -78,20 +78,21 @@ function describeGone(spec: OperationSpec & { gone: string }): RouteConfig {
 /** The route's OpenAPI description. */
 export function describe(spec: OperationSpec): RouteConfig {
 	if (spec.gone !== undefined) return describeGone({ ...spec, gone: spec.gone });
-	const hasInput = spec.params || spec.query || spec.body;
+	const { params, query, body } = spec.input ? inputSchemas(spec.input) : {};
+	const hasInput = params || query || body;
 	return {
 		...heading(spec),
 		security: spec.public ? [] : [{ bearerToken: [] }],
 		request: {
-			...(spec.params ? { params: inputSchema(spec.params) } : {}),
-			...(spec.query ? { query: inputSchema(spec.query) } : {}),
-			...(spec.body
+			...(params ? { params } : {}),
+			...(query ? { query } : {}),
+			...(body
 				? {
 						body: {
 							required: false,
 							description:
 								"The query's fields as a JSON object (numbers as numbers); a name may be given in one place only. Send it with `Content-Type: application/json` (parameters such as `charset`, and `application/…+json` types, are accepted); a non-empty body of another type is a 415, an empty body asks for the defaults.",
-							content: { "application/json": { schema: inputSchema(spec.body) } },
+							content: { "application/json": { schema: body } },
 						},
 					}
 				: {}),
@@ -109,7 +110,7 @@ export function describe(spec: OperationSpec): RouteConfig {
 								: "The query has a parameter (`invalid_request`): this route takes none",
 						),
 					}),
-			...(spec.body
+			...(body
 				? {
 						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),
 					}

@@ -3,9 +3,9 @@
  * route (each route file exports its operations), read by ./document.ts when the
  * document is generated (`npm run openapi`), never by the Worker at run time.
  *
- *   operation({ method: "get", path: "/ulid", summary: "ULIDs", query: ulidQuery, ok: "ulidIdsSchema", ids: true })
+ *   operation({ method: "get", path: "/ulid", summary: "ULIDs", input: http.ulid, ok: "ulidIdsSchema", ids: true })
  */
-import type { Input } from "../input";
+import type { HttpInput } from "../http-inputs";
 import type { AnswerSchemas } from "./schemas";
 
 export interface OperationSpec {
@@ -15,11 +15,8 @@ export interface OperationSpec {
 	summary: string;
 	description?: string;
 	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
-	/** The inputs the route reads (../validation.ts, ../json-body.ts). */
-	params?: Input;
-	query?: Input;
-	/** A JSON body; optional (a non-empty body of another Content-Type is a 415). */
-	body?: Input;
+	/** The contract the route reads and where from (../http-inputs.ts); a JSON body is optional (a non-empty body of another Content-Type is a 415). */
+	input?: HttpInput;
 	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent` or a document). */
 	ok?: keyof AnswerSchemas;
 	/** Success is 201 Created (with `ok`'s body), not 200. */

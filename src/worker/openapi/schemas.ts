@@ -1,6 +1,6 @@
 /**
  * The service's answers as zod schemas, for the OpenAPI document only: requests are
- * validated by the schemas in ../validation.ts and ../json-body.ts (which the
+ * validated by the contracts in ../contracts/ (which the
  * document also uses), answers are built by the operations. test/integration/openapi.test.ts
  * checks these against the TypeScript wire types (src/api.ts) and against live answers.
  * Built on first use (the document's first request): a new isolate's startup does

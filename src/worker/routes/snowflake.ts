@@ -1,15 +1,17 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
+import type { ContractInput } from "../contracts/fields";
+import type { snowflakeContract } from "../contracts/ids";
 import { routeGroup } from "../hono-apps";
-import { queryAndBody, snowflakeBody, validateBody } from "../json-body";
+import { http } from "../http-inputs";
 import { noteRequest } from "../middleware/request-log";
 import { snowflakeOperations } from "../on-first-use";
+import { readRequest } from "../read-request";
 import { idsResponse, noteAsked } from "../respond";
-import { snowflakeQuery, validate, workerIdParam } from "../validation";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
-type Asked = { workerId?: number; count?: number; format?: string; prefix?: string };
+type Asked = ContractInput<typeof snowflakeContract>;
 
 /** Snowflakes from a worker ID named, or (`workerId` undefined) from this isolate's pool. */
 async function snowflakes(c: Context<AppEnv>, input: Asked) {
@@ -39,52 +41,28 @@ async function blocks(c: Context<AppEnv>, input: Asked) {
 
 // The blocks routes come first: "blocks" is not a worker ID.
 export const snowflakeRoutes = routeGroup<AppEnv>()
-	.get("/snowflake/blocks", validate("query", snowflakeQuery), (c) =>
-		blocks(c, c.req.valid("query")),
+	.get("/snowflake/blocks", readRequest(http.blocksAuto), (c) => blocks(c, c.req.valid("json")))
+	.post("/snowflake/blocks", readRequest(http.blocksAutoPost), (c) =>
+		blocks(c, c.req.valid("json")),
 	)
-	.post("/snowflake/blocks", validate("query", snowflakeQuery), validateBody(snowflakeBody), (c) =>
-		blocks(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
+	.get("/snowflake/:workerId/blocks", readRequest(http.blocksNamed), (c) =>
+		blocks(c, c.req.valid("json")),
 	)
-	.get(
-		"/snowflake/:workerId/blocks",
-		validate("param", workerIdParam),
-		validate("query", snowflakeQuery),
-		(c) => blocks(c, { ...c.req.valid("query"), ...c.req.valid("param") }),
+	.post("/snowflake/:workerId/blocks", readRequest(http.blocksNamedPost), (c) =>
+		blocks(c, c.req.valid("json")),
 	)
-	.post(
-		"/snowflake/:workerId/blocks",
-		validate("param", workerIdParam),
-		validate("query", snowflakeQuery),
-		validateBody(snowflakeBody),
-		(c) =>
-			blocks(c, {
-				...queryAndBody(c.req.valid("query"), c.req.valid("json")),
-				...c.req.valid("param"),
-			}),
+	.get("/snowflake", readRequest(http.snowflakeAuto), (c) => snowflakes(c, c.req.valid("json")))
+	.post("/snowflake", readRequest(http.snowflakeAutoPost), (c) =>
+		snowflakes(c, c.req.valid("json")),
 	)
-	.get("/snowflake", validate("query", snowflakeQuery), (c) => snowflakes(c, c.req.valid("query")))
-	.post("/snowflake", validate("query", snowflakeQuery), validateBody(snowflakeBody), (c) =>
-		snowflakes(c, queryAndBody(c.req.valid("query"), c.req.valid("json"))),
+	.get("/snowflake/:workerId", readRequest(http.snowflakeNamed), (c) =>
+		snowflakes(c, c.req.valid("json")),
 	)
-	.get(
-		"/snowflake/:workerId",
-		validate("param", workerIdParam),
-		validate("query", snowflakeQuery),
-		(c) => snowflakes(c, { ...c.req.valid("query"), ...c.req.valid("param") }),
+	.post("/snowflake/:workerId", readRequest(http.snowflakeNamedPost), (c) =>
+		snowflakes(c, c.req.valid("json")),
 	)
-	.post(
-		"/snowflake/:workerId",
-		validate("param", workerIdParam),
-		validate("query", snowflakeQuery),
-		validateBody(snowflakeBody),
-		(c) =>
-			snowflakes(c, {
-				...queryAndBody(c.req.valid("query"), c.req.valid("json")),
-				...c.req.valid("param"),
-			}),
-	)
-	.get("/snowflake/:workerId/stats", validate("param", workerIdParam), async (c) => {
-		const { workerId } = c.req.valid("param");
+	.get("/snowflake/:workerId/stats", readRequest(http.stats), async (c) => {
+		const { workerId } = c.req.valid("json");
 		noteAsked(c, { kind: "snowflake-stats", workerId });
 		const { snowflakeStats } = await snowflakeOperations();
 		return c.json(await snowflakeStats(c.env, c.var.config, workerId), 200, NO_STORE);

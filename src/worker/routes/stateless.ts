@@ -1,26 +1,21 @@
 import type { AppEnv } from "../app-env";
 import { routeGroup } from "../hono-apps";
+import { http } from "../http-inputs";
 import { ulidIds, uuidv7Ids } from "../isolate-ids";
-import { countBody, queryAndBody, ulidBody, validateBody } from "../json-body";
+import { readRequest } from "../read-request";
 import { isolateIdsResponse } from "../respond";
-import { countQuery, ulidQuery, validate } from "../validation";
 
 /** ULID and UUIDv7: made in the Worker itself, no shared state. */
 export const statelessRoutes = routeGroup<AppEnv>()
-	.get("/ulid", validate("query", ulidQuery), (c) =>
-		isolateIdsResponse(c, "ulid", c.req.valid("query"), ulidIds),
+	.get("/ulid", readRequest(http.ulid), (c) =>
+		isolateIdsResponse(c, "ulid", c.req.valid("json"), ulidIds),
 	)
-	.post("/ulid", validate("query", ulidQuery), validateBody(ulidBody), (c) =>
-		isolateIdsResponse(c, "ulid", queryAndBody(c.req.valid("query"), c.req.valid("json")), ulidIds),
+	.post("/ulid", readRequest(http.ulidPost), (c) =>
+		isolateIdsResponse(c, "ulid", c.req.valid("json"), ulidIds),
 	)
-	.get("/uuidv7", validate("query", countQuery), (c) =>
-		isolateIdsResponse(c, "uuidv7", c.req.valid("query"), uuidv7Ids),
+	.get("/uuidv7", readRequest(http.uuidv7), (c) =>
+		isolateIdsResponse(c, "uuidv7", c.req.valid("json"), uuidv7Ids),
 	)
-	.post("/uuidv7", validate("query", countQuery), validateBody(countBody), (c) =>
-		isolateIdsResponse(
-			c,
-			"uuidv7",
-			queryAndBody(c.req.valid("query"), c.req.valid("json")),
-			uuidv7Ids,
-		),
+	.post("/uuidv7", readRequest(http.uuidv7Post), (c) =>
+		isolateIdsResponse(c, "uuidv7", c.req.valid("json"), uuidv7Ids),
 	);

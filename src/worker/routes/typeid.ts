@@ -1,20 +1,15 @@
 import type { AppEnv } from "../app-env";
 import { routeGroup } from "../hono-apps";
-import { queryAndBody, typeidBody, validateBody } from "../json-body";
+import { http } from "../http-inputs";
 import { formOperations } from "../on-first-use";
+import { readRequest } from "../read-request";
 import { isolateIdsResponse } from "../respond";
-import { typeidQuery, validate } from "../validation";
 
 /** TypeIDs: UUIDv7s from the isolate's factory (monotonic, as /uuidv7), in TypeID form. */
 export const typeidRoutes = routeGroup<AppEnv>()
-	.get("/typeid", validate("query", typeidQuery), async (c) =>
-		isolateIdsResponse(c, "typeid", c.req.valid("query"), (await formOperations()).typeidIds),
+	.get("/typeid", readRequest(http.typeid), async (c) =>
+		isolateIdsResponse(c, "typeid", c.req.valid("json"), (await formOperations()).typeidIds),
 	)
-	.post("/typeid", validate("query", typeidQuery), validateBody(typeidBody), async (c) =>
-		isolateIdsResponse(
-			c,
-			"typeid",
-			queryAndBody(c.req.valid("query"), c.req.valid("json")),
-			(await formOperations()).typeidIds,
-		),
+	.post("/typeid", readRequest(http.typeidPost), async (c) =>
+		isolateIdsResponse(c, "typeid", c.req.valid("json"), (await formOperations()).typeidIds),
 	);

@@ -1,5 +1,5 @@
 /** The OpenAPI operations of ../../routes/meta.ts (read by ../document.ts only, never by the Worker). */
-import { decodeQuery, idParam } from "../../validation";
+import { http } from "../../http-inputs";
 import { operation } from "../operation";
 
 export const metaOperations = [
@@ -26,8 +26,7 @@ export const metaOperations = [
 		description:
 			"1-19 decimal digits is a Snowflake under the service's layout, 26 characters a ULID, a UUID with or without hyphens, in braces or as urn:uuid:; a prefixed text (`user_…`) is a TypeID (26 characters after the last `_`) or a base32 Snowflake (13). `format=typeid` reads a bare TypeID, `format=base32` a bare base32 Snowflake. `layout` (a preset) or explicit widths read other systems' decimal Snowflake-like IDs (up to 64 bits).",
 		tag: "Decode",
-		params: idParam,
-		query: decodeQuery,
+		input: http.decode,
 		ok: "decodedSchema",
 	}),
 ];

@@ -1,5 +1,5 @@
 /** The OpenAPI operations of ../../routes/range.ts (read by ../document.ts only, never by the Worker). */
-import { rangeQuery } from "../../validation";
+import { http } from "../../http-inputs";
 import { operation } from "../operation";
 
 export const rangeOperations = [
@@ -10,7 +10,7 @@ export const rangeOperations = [
 		description:
 			"For range queries on an ID column: `WHERE id BETWEEN min AND max` (Snowflakes in decimal by number, every text form by text). A Snowflake's time is epoch + tick × timeUnitMs, so the window holds the ticks that start in it; `workerId` narrows the bounds to one worker ID's IDs. A window reaching past the kind's time range is cut to it; one outside it, or with from ≥ to, is 400 invalid_range.",
 		tag: "ID forms and ranges",
-		query: rangeQuery,
+		input: http.range,
 		ok: "rangeSchema",
 	}),
 ];

@@ -1,12 +1,11 @@
 /** The OpenAPI operations of ../../routes/snowflake.ts (read by ../document.ts only, never by the Worker). */
-import { snowflakeBody } from "../../json-body";
-import { snowflakeQuery, workerIdParam } from "../../validation";
+import { http } from "../../http-inputs";
 import { operation } from "../operation";
 
 const tag = "Snowflake";
-const auto = { tag, objects: true, query: snowflakeQuery } as const;
+const auto = { tag, objects: true } as const;
 /** A named worker ID may be leased to holders: 409 worker_id_leased. */
-const named = { ...auto, params: workerIdParam, conflicts: true } as const;
+const named = { ...auto, conflicts: true } as const;
 const ids = { ok: "snowflakeIdsSchema", ids: true } as const;
 const runs = { ok: "blocksSchema" } as const;
 const AUTO =
@@ -17,16 +16,24 @@ const BLOCKS =
 const NAMED_BLOCKS = "Blocks of consecutive Snowflakes from one worker ID";
 
 export const snowflakeOperations = [
-	operation({ ...auto, ...runs, method: "get", path: "/snowflake/blocks", summary: BLOCKS }),
 	operation({
+		input: http.blocksAuto,
+		...auto,
+		...runs,
+		method: "get",
+		path: "/snowflake/blocks",
+		summary: BLOCKS,
+	}),
+	operation({
+		input: http.blocksAutoPost,
 		...auto,
 		...runs,
 		method: "post",
 		path: "/snowflake/blocks",
 		summary: BLOCKS,
-		body: snowflakeBody,
 	}),
 	operation({
+		input: http.blocksNamed,
 		...named,
 		...runs,
 		method: "get",
@@ -34,35 +41,50 @@ export const snowflakeOperations = [
 		summary: NAMED_BLOCKS,
 	}),
 	operation({
+		input: http.blocksNamedPost,
 		...named,
 		...runs,
 		method: "post",
 		path: "/snowflake/{workerId}/blocks",
 		summary: NAMED_BLOCKS,
-		body: snowflakeBody,
 	}),
-	operation({ ...auto, ...ids, method: "get", path: "/snowflake", summary: AUTO }),
 	operation({
+		input: http.snowflakeAuto,
+		...auto,
+		...ids,
+		method: "get",
+		path: "/snowflake",
+		summary: AUTO,
+	}),
+	operation({
+		input: http.snowflakeAutoPost,
 		...auto,
 		...ids,
 		method: "post",
 		path: "/snowflake",
 		summary: AUTO,
-		body: snowflakeBody,
 	}),
-	operation({ ...named, ...ids, method: "get", path: "/snowflake/{workerId}", summary: NAMED }),
 	operation({
+		input: http.snowflakeNamed,
+		...named,
+		...ids,
+		method: "get",
+		path: "/snowflake/{workerId}",
+		summary: NAMED,
+	}),
+	operation({
+		input: http.snowflakeNamedPost,
 		...named,
 		...ids,
 		method: "post",
 		path: "/snowflake/{workerId}",
 		summary: NAMED,
-		body: snowflakeBody,
 	}),
 	operation({
+		input: http.stats,
 		tag,
 		objects: true,
-		params: workerIdParam,
+
 		ok: "statsSchema",
 		method: "get",
 		path: "/snowflake/{workerId}/stats",

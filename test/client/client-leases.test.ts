@@ -7,7 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeasedGenerator, idsClient } from "../../src/client";
+import type { LeaseRef } from "../../src/api";
+import { createLeasedGenerator, type IdsError, idsClient } from "../../src/client";
 import { grantNow, twitterLayout } from "../shared/lease-grants";
 import { expectSnowflakesIncreasing } from "../shared/order";
 
@@ -46,9 +47,12 @@ function recordingFetch(answers: { status: number; body?: unknown; retryAfter?: 
 	return { client, sent };
 }
 
+/** A well-formed leaseId (32 characters of A-Z a-z 0-9 _ -), as an acquire answers. */
+const LEASE_ID = "abcdefghijklmnopqrstuvwxyzABCD_-";
+
 describe("idsClient lease calls", () => {
 	it("acquire, renew, release and status: methods, paths and JSON bodies", async () => {
-		const granted = grantNow(900, "abc_DEF-123");
+		const granted = grantNow(900, LEASE_ID);
 		const state = { workerId: 900, state: "held", holder: "pod-7" };
 		const { client, sent } = recordingFetch([
 			{ status: 201, body: granted },
@@ -58,8 +62,8 @@ describe("idsClient lease calls", () => {
 			{ status: 201, body: granted },
 		]);
 		expect(await client.acquireLease({ holder: "pod-7", workerId: 900 })).toEqual(granted);
-		expect(await client.renewLease({ workerId: 900, leaseId: "abc_DEF-123" })).toEqual(granted);
-		expect(await client.releaseLease({ workerId: 900, leaseId: "abc_DEF-123" })).toBeUndefined();
+		expect(await client.renewLease({ workerId: 900, leaseId: LEASE_ID })).toEqual(granted);
+		expect(await client.releaseLease({ workerId: 900, leaseId: LEASE_ID })).toBeUndefined();
 		expect(await client.leaseStatus(900)).toEqual(state);
 		await client.acquireLease();
 		expect(sent).toEqual([
@@ -72,13 +76,13 @@ describe("idsClient lease calls", () => {
 			{
 				method: "POST",
 				url: "https://ids.test/v1/leases/900/renew",
-				body: '{"leaseId":"abc_DEF-123"}',
+				body: JSON.stringify({ leaseId: LEASE_ID }),
 				contentType: "application/json",
 			},
 			{
 				method: "POST",
 				url: "https://ids.test/v1/leases/900/release",
-				body: '{"leaseId":"abc_DEF-123"}',
+				body: JSON.stringify({ leaseId: LEASE_ID }),
 				contentType: "application/json",
 			},
 			{ method: "GET", url: "https://ids.test/v1/leases/900", body: undefined, contentType: null },
@@ -105,13 +109,13 @@ describe("idsClient lease calls", () => {
 			status: 409,
 			retryAfter: 7,
 		});
-		await expect(client.renewLease({ workerId: 3, leaseId: "x" })).rejects.toMatchObject({
+		await expect(client.renewLease({ workerId: 3, leaseId: LEASE_ID })).rejects.toMatchObject({
 			code: "lease_lost",
 		});
 	});
 
 	it("retries a renewal answered 503, as every call (a repeat only extends again)", async () => {
-		const granted = grantNow(901, "k");
+		const granted = grantNow(901, LEASE_ID);
 		const { client, sent } = recordingFetch([
 			{
 				status: 503,
@@ -120,21 +124,27 @@ describe("idsClient lease calls", () => {
 			},
 			{ status: 200, body: granted },
 		]);
-		expect(await client.renewLease({ workerId: 901, leaseId: "k" })).toEqual(granted);
+		expect(await client.renewLease({ workerId: 901, leaseId: LEASE_ID })).toEqual(granted);
 		expect(sent.map((s) => s.method)).toEqual(["POST", "POST"]);
 	});
 
-	it.each([["a/b?c"], [".."], [""]])(
-		"never puts a leaseId (%j) in a URL: it goes in the body, for the service to judge",
+	it.each([["a/b?c"], [".."], [""], [undefined]])(
+		"refuses a malformed leaseId (%j) before sending, in the service's words, never quoting it",
 		async (leaseId) => {
-			const { client, sent } = recordingFetch([{ status: 204 }, { status: 200, body: {} }]);
-			await client.releaseLease({ workerId: 1, leaseId });
-			await client.renewLease({ workerId: 1, leaseId });
-			expect(sent.map((s) => s.url)).toEqual([
-				"https://ids.test/v1/leases/1/release",
-				"https://ids.test/v1/leases/1/renew",
-			]);
-			for (const request of sent) expect(request.body).toBe(JSON.stringify({ leaseId }));
+			const { client, sent } = recordingFetch([]);
+			const lease = { workerId: 1, leaseId } as unknown as LeaseRef;
+			for (const call of [client.releaseLease(lease), client.renewLease(lease)]) {
+				const error = await call.then(
+					() => undefined,
+					(refused: IdsError) => refused,
+				);
+				expect(error).toMatchObject({ code: "invalid_lease_id", status: 400 });
+				expect(error?.message).toMatch(
+					/^invalid_lease_id: leaseId must be the 32 characters \(A-Z a-z 0-9 _ -\) that acquireLease answered; /,
+				);
+				if (leaseId) expect(error?.message).not.toContain(leaseId);
+			}
+			expect(sent).toEqual([]);
 		},
 	);
 

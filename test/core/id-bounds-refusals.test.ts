@@ -74,7 +74,7 @@ describe("refusals say what was wrong and what is allowed", () => {
 
 	it("an unknown kind, and options a kind does not take", () => {
 		expect(refusal(() => idBounds({ kind: "nope" as BoundsKind, from: 1, to: 2 })).detail).toBe(
-			'kind must be one of snowflake, ulid, uuidv7, typeid, given once; got "nope"',
+			'kind must be one of snowflake, ulid, uuidv7, typeid; got "nope"',
 		);
 		for (const kind of ["ulid", "uuidv7", "typeid"] as const) {
 			expect(refusal(() => idBounds({ kind, from: 1, to: 2, workerId: 3 })).detail).toBe(

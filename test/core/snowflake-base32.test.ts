@@ -223,11 +223,11 @@ describe("base32 refusals, word for word", () => {
 		expect(() => snowflakeTextForm("hex", undefined)).toThrow(
 			expect.objectContaining({
 				code: "invalid_format",
-				detail: expect.stringMatching(/given once; got "hex"$/),
+				detail: expect.stringMatching(/; got "hex"$/),
 			}),
 		);
 		expect(() => snowflakeTextForm(7, undefined)).toThrow(
-			expect.objectContaining({ detail: expect.stringMatching(/given once; got 7$/) }),
+			expect.objectContaining({ detail: expect.stringMatching(/; got 7$/) }),
 		);
 		expect(() => snowflakeTextForm("decimal", "order")).toThrow(
 			expect.objectContaining({

@@ -186,7 +186,7 @@ describe("prefixes", () => {
 			throw new Error(`checkPrefix(${String(given)}) took it`);
 		};
 		const rule =
-			/^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty, given once; got /;
+			/^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty; got /;
 		expect(refusal("p".repeat(70))).toMatch(
 			new RegExp(`${rule.source}"p{70}" \\(70 characters\\)$`),
 		);

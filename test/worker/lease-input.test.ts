@@ -103,8 +103,8 @@ describe("bad lease requests", () => {
 		}
 		// No leaseId, or one of another type: the same refusal, saying what came.
 		for (const [body, got] of [
-			[undefined, "got no leaseId"],
-			[{}, "got no leaseId"],
+			[undefined, "it is missing"],
+			[{}, "it is missing"],
 			[{ leaseId: 5 }, "got a number"],
 			[{ leaseId: null }, "got a null"],
 		] as const) {

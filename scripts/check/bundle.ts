@@ -16,12 +16,14 @@ import { gzipSync } from "node:zlib";
 import { workerModules } from "../lib/built-worker";
 
 /**
- * About 7 % above the measured sizes (49.6 KiB gzip uploaded, 28.8 KiB at startup),
- * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
- * out of the Worker since requests are read with plain checks, took 46 KiB).
+ * About 6 % above the measured uploaded size (55.7 KiB gzip; the operations view's
+ * catalog, history, metrics and five documented routes added 6 KiB, all loaded on
+ * first use) and 2 % above startup's (30.3 KiB), room for a small feature, not for a
+ * new dependency (zod and the OpenAPI generator, out of the Worker since requests are
+ * read with plain checks, took 46 KiB).
  * Raise them on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 53 * 1024;
+const BUDGET_GZIP_BYTES = 59 * 1024;
 const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -70,6 +72,12 @@ const FIRST_USE_ONLY = [
 	"src/worker/lease-operations.ts",
 	"src/worker/forms.ts",
 	"src/worker/worker-id-storage.ts",
+	"src/worker/ops-operations.ts",
+	"src/worker/metrics.ts",
+	"src/worker/catalog-tables.ts",
+	"src/worker/object-history.ts",
+	"src/worker/object-minutes.ts",
+	"src/ids/minute-tally.ts",
 	"src/worker/routes/docs-page.ts",
 	"src/worker/openapi/document.generated.ts",
 ];

@@ -24,6 +24,7 @@ import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
 import { serviceApp } from "./hono-apps";
 import { redactedPath } from "./lease-input";
+import { analytics } from "./middleware/analytics";
 import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
 import { corsFromConfig } from "./middleware/cors";
@@ -36,6 +37,7 @@ import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
 import { leaseRoutes } from "./routes/leases";
 import { metaRoutes } from "./routes/meta";
+import { opsRoutes } from "./routes/ops";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
 import { regionRoutes } from "./routes/regions";
@@ -63,6 +65,7 @@ const base = serviceApp<AppEnv>()
 	.use(staticFiles())
 	.use(requestId())
 	.use(requestLog())
+	.use(analytics())
 	.use(resolveConfig())
 	.use(corsFromConfig(() => [...served.values()].flat()))
 	.use(urlLengthGuard())
@@ -78,6 +81,7 @@ const routes = base
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
 	.route("/", leaseRoutes)
+	.route("/", opsRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);

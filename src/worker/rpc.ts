@@ -2,6 +2,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
 	AcquireLeaseOptions,
 	DecodeOptions,
+	FleetLeases,
+	FleetStats,
 	IdRange,
 	IdServiceRpc,
 	LayoutInfo,
@@ -15,6 +17,8 @@ import type {
 	SnowflakeBlocksOptions,
 	SnowflakeOptions,
 	SnowflakeStatsInfo,
+	StatsHistory,
+	StatsHistoryOptions,
 	TypeIdIds,
 	TypeIdOptions,
 	UlidOptions,
@@ -27,7 +31,12 @@ import { app } from "./app";
 import { serviceError } from "./errors";
 import type { RangeInput } from "./forms";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "./isolate-ids";
-import { formOperations, leaseOperations, snowflakeOperations } from "./on-first-use";
+import {
+	formOperations,
+	leaseOperations,
+	opsOperations,
+	snowflakeOperations,
+} from "./on-first-use";
 import type { SnowflakeIds } from "./operations";
 import { askedNote } from "./request-note";
 import { rpcCall } from "./rpc-call";
@@ -133,6 +142,30 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
 		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), async (config) =>
 			(await snowflakeOperations()).snowflakeStats(this.env, config, workerId, "rpc"),
+		);
+	}
+
+	/** Every leased worker ID held or in grace, from the fleet catalog; never a leaseId. */
+	async leases(): Promise<FleetLeases> {
+		return rpcCall(this.env, "leases", { kind: "leases" }, async (config) =>
+			(await opsOperations()).fleetLeases(this.env, config),
+		);
+	}
+
+	/** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
+	async fleetStats(): Promise<FleetStats> {
+		return rpcCall(this.env, "fleetStats", { kind: "fleet-stats" }, async (config) =>
+			(await opsOperations()).fleetStats(this.env, config),
+		);
+	}
+
+	/** Per-minute counts of a worker ID, or of the fleet without one, for the last 1-1440 minutes. */
+	async statsHistory(options: StatsHistoryOptions = {}): Promise<StatsHistory> {
+		return rpcCall(this.env, "statsHistory", askedNote("stats-history", options), async (config) =>
+			(await opsOperations()).statsHistory(this.env, config, {
+				...optionsObject(options),
+				via: "rpc",
+			}),
 		);
 	}
 

@@ -139,3 +139,14 @@ export function invalidFormat(got: unknown): ServiceError {
 		`format must be "ulid" or "uuid", given once; got ${describeValue(got)}`,
 	);
 }
+
+/** The longest history window, in minutes: the day every object keeps. */
+export const MAX_HISTORY_MINUTES = 1440;
+
+/** `minutes` of the history routes is not an integer in [1, MAX_HISTORY_MINUTES]. */
+export function invalidHistoryMinutes(got: unknown): ServiceError {
+	return serviceError(
+		"invalid_request",
+		`minutes must be an integer in [1, ${MAX_HISTORY_MINUTES}] (the last day, minute by minute), written once in decimal digits; got ${describeValue(got)}`,
+	);
+}

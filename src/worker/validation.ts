@@ -23,6 +23,7 @@ import {
 	countAllowed,
 	countKindOf,
 	invalidFormat,
+	invalidHistoryMinutes,
 	invalidRequestCount,
 	invalidWorkerId,
 } from "./rules";
@@ -85,6 +86,11 @@ export const rangeQuery = input.object({
 	format: snowflakeFormat,
 	prefix: prefix.describe("kind=typeid, or kind=snowflake (implies base32): the IDs' prefix"),
 });
+export const historyQuery = input.object({
+	minutes: decimalInteger
+		.optional()
+		.describe("The window: the last 1-1440 minutes (the current one included); default 60"),
+});
 export const workerIdParam = input.object({
 	workerId: decimalInteger.describe("A worker ID this deployment owns (WORKER_IDS)"),
 });
@@ -141,6 +147,7 @@ function errorFor(
 	const got = sent(c, target, field);
 	const path = c.req.path;
 	if (field === "prefix") return invalidPrefix(got);
+	if (field === "minutes") return invalidHistoryMinutes(got);
 	if (field === "kind" || field === "from" || field === "to") return invalidRangeField(field, got);
 	if (field === "workerId" && path.startsWith("/leases/")) return invalidLeaseWorkerId(config, got);
 	if (field === "workerId" && path === "/range") {

@@ -14,7 +14,14 @@ export interface OperationSpec {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
+	tag:
+		| "Snowflake"
+		| "Leases"
+		| "Operations"
+		| "ULID and UUIDv7"
+		| "ID forms and ranges"
+		| "Decode"
+		| "Service";
 	/** The inputs the route reads (../validation.ts, ../json-body.ts). */
 	params?: Input;
 	query?: Input;
@@ -30,6 +37,8 @@ export interface OperationSpec {
 	conflicts?: boolean;
 	/** A generation answer: also one ID per line for `Accept: text/plain`. */
 	ids?: boolean;
+	/** Answers plain text of this kind (`/metrics`), not JSON. */
+	text?: string;
 	/** Answers HTML (the playground, the reference page). */
 	html?: boolean;
 	/** Needs no token even when API_TOKEN is set. */

@@ -38,6 +38,12 @@ type Counted = Pick<
 	"issued" | "requests" | "rolloverWaits" | "clockRegressions"
 >;
 
+/** The minute being counted and the counters it began at: what a host stores so a later life can close it. */
+export interface OpenMinute {
+	minute: number;
+	base: Counted;
+}
+
 export class MinuteTally {
 	/** The minute being counted; undefined while idle. */
 	private open: number | undefined;
@@ -47,8 +53,15 @@ export class MinuteTally {
 	/** Minutes closed and not yet taken. */
 	private closed: MinuteCounts[] = [];
 
-	constructor(counters: Counted) {
-		this.base = pick(counters);
+	/** `open`: a minute an earlier life opened and stored (its counts since are the restored counters'). */
+	constructor(counters: Counted, open?: OpenMinute) {
+		this.base = pick(open?.base ?? counters);
+		this.open = open?.minute;
+	}
+
+	/** The open minute and its base, to store; undefined while idle. */
+	get openState(): OpenMinute | undefined {
+		return this.open === undefined ? undefined : { minute: this.open, base: { ...this.base } };
 	}
 
 	/** The minute being counted, if any. */
@@ -102,12 +115,14 @@ export class MinuteTally {
 
 	private countsOf(minute: number, counters: Counted): MinuteCounts {
 		const { base } = this;
+		// Counters restored from before the base was stored may be lower: never a negative count.
+		const since = (now: number, then: number) => Math.max(0, now - then);
 		return {
 			minute,
-			issued: counters.issued - base.issued,
-			requests: counters.requests - base.requests,
-			waits: counters.rolloverWaits - base.rolloverWaits,
-			clockRegressions: counters.clockRegressions - base.clockRegressions,
+			issued: since(counters.issued, base.issued),
+			requests: since(counters.requests, base.requests),
+			waits: since(counters.rolloverWaits, base.rolloverWaits),
+			clockRegressions: since(counters.clockRegressions, base.clockRegressions),
 			refusals: { ...this.refusals },
 		};
 	}

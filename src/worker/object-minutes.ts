@@ -2,16 +2,17 @@
  * A worker ID's object's minute bookkeeping (./snowflake-do.ts): its calls counted
  * by minute (the core's MinuteTally), the alarm just past each active minute's end
  * that stores them (./object-history.ts) and builds the push to the fleet catalog,
- * and what the catalog was last told about the lease. One storage write a minute
- * while active: the alarm's, which stores the closed minutes and sets the next alarm
- * in one transaction; and the alarm set when an idle worker ID's first call comes.
+ * and what the catalog was last told about the lease. Storage writes: when a minute
+ * opens, its record and its alarm (one transaction); when the alarm fires, the closed
+ * minutes and the next alarm (one transaction). Refusals of a minute not yet stored
+ * are lost with the instance; its other counts come back with the mark's.
  *
  *   const minutes = new WorkerIdMinutes(ctx.storage, history, generator.stats(), now);
  *   minutes.enter(generator.stats());              // before each call
  *   const report = minutes.close(workerId, generator.stats(), keeper.status(), storage);
  */
 import type { LeaseView } from "../ids/lease-rules";
-import { type MinuteCounts, MinuteTally } from "../ids/minute-tally";
+import { type MinuteCounts, MinuteTally, type OpenMinute } from "../ids/minute-tally";
 import type { SnowflakeStats } from "../ids/snowflake";
 import type { WorkerIdReport } from "./catalog-tables";
 import type { ObjectHistory } from "./object-history";
@@ -19,6 +20,12 @@ import type { ObjectHistory } from "./object-history";
 /** A minute's alarm fires this long after its end: calls of its last instant are counted. */
 const ALARM_LAG_MS = 1_000;
 const MINUTE_MS = 60_000;
+/**
+ * The open minute and the counters it began at (`OpenMinute`), written with its alarm
+ * (one write): an object evicted before the alarm fires (idle a few seconds) starts a
+ * new life that closes the minute from it and the counts stored with the mark.
+ */
+const OPEN_MINUTE_KEY = "openMinute";
 
 export class WorkerIdMinutes {
 	private readonly tally: MinuteTally;
@@ -33,12 +40,14 @@ export class WorkerIdMinutes {
 		counters: SnowflakeStats,
 		private readonly now: () => number,
 	) {
-		this.tally = new MinuteTally(counters);
+		this.tally = new MinuteTally(counters, storage.kv.get<OpenMinute>(OPEN_MINUTE_KEY));
 	}
 
-	/** Before a call: opens its minute (and sets that minute's alarm when it is a new one). */
+	/** Before a call: opens its minute (stored, with its alarm, when it is a new one). */
 	enter(counters: SnowflakeStats): void {
-		if (this.tally.enter(this.now(), counters)) this.setAlarm();
+		if (!this.tally.enter(this.now(), counters)) return;
+		this.storage.kv.put(OPEN_MINUTE_KEY, this.tally.openState);
+		this.setAlarm();
 	}
 
 	refused(code: string): void {
@@ -75,6 +84,9 @@ export class WorkerIdMinutes {
 		const now = this.now();
 		const minutes = this.tally.takeClosed(now, stats);
 		this.history.write(minutes, now);
+		if (minutes.length > 0 && this.tally.openMinute === undefined) {
+			this.storage.kv.delete(OPEN_MINUTE_KEY);
+		}
 		const leaseLive = lease.state !== "free";
 		if (this.tally.openMinute !== undefined || leaseLive) this.setAlarm();
 		const leaseNews = lease.fromMs !== null && (leaseLive || this.leaseTold !== "free");

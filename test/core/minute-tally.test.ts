@@ -63,6 +63,23 @@ describe("MinuteTally", () => {
 		]);
 	});
 
+	it("closes a minute an earlier life opened and stored, from the counters restored since", () => {
+		const first = new MinuteTally(counters(10, 2));
+		first.enter(M + 1, counters(10, 2));
+		const stored = first.openState;
+		expect(stored).toEqual({ minute: M, base: counters(10, 2) });
+		const restored = new MinuteTally(counters(25, 5), stored);
+		expect(restored.takeClosed(M + 60_000, counters(25, 5))).toEqual([
+			{ minute: M, issued: 15, requests: 3, waits: 0, clockRegressions: 0, refusals: {} },
+		]);
+		// Counters restored from before the base (a stale stats record) count nothing, never less.
+		const stale = new MinuteTally(counters(0, 0), stored);
+		expect(stale.takeClosed(M + 60_000, counters(0, 0))[0]).toMatchObject({
+			issued: 0,
+			requests: 0,
+		});
+	});
+
 	it("lists closed minutes and the open one as unsaved until taken", () => {
 		const tally = new MinuteTally(counters(0, 0));
 		tally.enter(M, counters(0, 0));

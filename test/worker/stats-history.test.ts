@@ -4,13 +4,13 @@
  * `GET /stats/:workerId/history`; the alarm's push feeds the catalog's fleet view
  * (`GET /stats`, `GET /stats/history`). The minute clock is scripted through
  * runInDurableObject; alarms run when the test says (runDurableObjectAlarm).
- * Worker IDs 20-23 are this file's.
+ * Worker IDs 20-24 are this file's.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { FleetStats, StatsHistory } from "../../src/api";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
-import { callJson, snowflakeStub } from "./helpers";
+import { callJson, restart, snowflakeStub } from "./helpers";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -107,6 +107,23 @@ describe("a worker ID's history", () => {
 		expect(fleet.body.workerId).toBeNull();
 		const pushed = fleet.body.history.find((m) => m.minute === now - MINUTE);
 		expect(pushed).toMatchObject({ issued: 4, requests: 1 });
+	});
+
+	it("closes a minute its object was evicted in: the new life finds it stored", async () => {
+		const now = minuteOf(Date.now());
+		await snowflakeStub(24).stats(24);
+		await setMinuteClock(24, now - MINUTE + 1);
+		expect((await callJson("/snowflake/24?count=6")).status).toBe(200);
+		await restart(24); // idle objects are evicted: the alarm then starts a new life
+		await setMinuteClock(24, now + 1_000);
+		expect(await runDurableObjectAlarm(snowflakeStub(24))).toBe(true);
+		expect(await storedMinutes(24)).toEqual([now - MINUTE]);
+		const { body } = await callJson<StatsHistory>("/stats/24/history?minutes=2");
+		expect(body.history).toEqual([
+			{ minute: now - MINUTE, issued: 6, requests: 1, waits: 0, clockRegressions: 0, refusals: {} },
+		]);
+		const fleet = await callJson<FleetStats>("/stats");
+		expect(fleet.body.workerIds.find((w) => w.workerId === 24)).toMatchObject({ issued: 6 });
 	});
 
 	it("answers an unused worker ID's history empty without writing to its storage", async () => {

@@ -98,22 +98,8 @@ export class CatalogTables {
 			(sum, m) => sum + Object.values(m.refusals).reduce((a, b) => a + b, 0),
 			0,
 		);
-		this.sql.exec(
-			`INSERT INTO worker_ids VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (worker_id) DO UPDATE SET issued = excluded.issued, requests = excluded.requests,
-			   clock_regressions = excluded.clock_regressions, waits = excluded.waits,
-			   refusals = worker_ids.refusals + excluded.refusals, last_timestamp = excluded.last_timestamp,
-			   since = excluded.since, reported_at_ms = excluded.reported_at_ms`,
-			workerId,
-			counts.issued,
-			counts.requests,
-			counts.clockRegressions,
-			counts.waits,
-			refused,
-			counts.lastTimestamp,
-			counts.since,
-			nowMs,
-		);
+		// A worker ID that never issued (one only leased to holders) is not listed.
+		if (counts.requests > 0 || minutes.length > 0) this.upsertWorkerId(report, refused, nowMs);
 		for (const minute of minutes) this.addFleetMinute(minute);
 		if (Number.isFinite(nowMs)) {
 			this.sql.exec("DELETE FROM fleet_minutes WHERE minute < ?", nowMs - HISTORY_MS);
@@ -201,6 +187,26 @@ export class CatalogTables {
 			)
 			.toArray()
 			.map((row) => JSON.parse(row.counts) as MinuteCounts);
+	}
+
+	private upsertWorkerId(report: WorkerIdReport, refused: number, nowMs: number): void {
+		const { workerId, counts } = report;
+		this.sql.exec(
+			`INSERT INTO worker_ids VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (worker_id) DO UPDATE SET issued = excluded.issued, requests = excluded.requests,
+			   clock_regressions = excluded.clock_regressions, waits = excluded.waits,
+			   refusals = worker_ids.refusals + excluded.refusals, last_timestamp = excluded.last_timestamp,
+			   since = excluded.since, reported_at_ms = excluded.reported_at_ms`,
+			workerId,
+			counts.issued,
+			counts.requests,
+			counts.clockRegressions,
+			counts.waits,
+			refused,
+			counts.lastTimestamp,
+			counts.since,
+			nowMs,
+		);
 	}
 
 	private addFleetMinute(minute: MinuteCounts): void {

@@ -6,7 +6,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { FleetLeases, LeaseGrant, LeaseListing } from "../../src/api";
+import type { FleetLeases, FleetStats, LeaseGrant, LeaseListing } from "../../src/api";
 import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
 import { fetchApp } from "../shared/fetch-app";
 import { snowflakeStub, useTestClock } from "./helpers";
@@ -72,6 +72,9 @@ describe("GET /leases", () => {
 		expect(await runDurableObjectAlarm(snowflakeStub(641))).toBe(true);
 		const reported = await listedWhen(641, (r) => r?.toMs === renewed.body.toMs);
 		expect(reported).toMatchObject({ state: "held", fromMs: grant.fromMs, acquiredAtMs: T });
+		// A worker ID only leased to holders issued nothing itself: not a row of GET /stats.
+		const stats = await leases<FleetStats>("GET", "/stats");
+		expect(stats.body.workerIds.map((w) => w.workerId)).not.toContain(641);
 	});
 
 	it("shows the new holder after a takeover of a lapsed lease", async () => {

@@ -50,9 +50,9 @@ import { methodNotAllowed, servedMethods } from "./served-methods";
  * Paths that need no token even when API_TOKEN is set. (The files in public/ are
  * public too: ./middleware/static-files.ts serves them before auth runs.)
  */
-const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
+const PUBLIC_PATHS = new Set(["/", "/monitor", "/health", "/openapi.json", "/docs"]);
 /** Pages a browser navigates to: their query string is a link's, not parameters. */
-const PAGES = new Set(["/", "/docs"]);
+const PAGES = new Set(["/", "/monitor", "/docs"]);
 
 /**
  * The router: a trie, built as routes register. Hono's default tries a RegExpRouter on

@@ -9,14 +9,16 @@
  *                     json-body.ts, input.ts, respond.ts, served-methods.ts, app-env.ts,
  *                     hono-apps.ts; RPC: rpc-call.ts (one call, its log line)
  *   3. operations     isolate-ids.ts (ULID, UUIDv7), and loaded on first use through
- *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts
- *                     (one implementation for both transports)
+ *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts,
+ *                     ops-operations.ts with metrics.ts (one implementation for both transports)
  *   4. rules, objects rules.ts (count, worker ID, format), lease-input.ts, lease-search.ts,
  *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
  *                     decode-options.ts, request-note.ts
  *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
  *                     lease-secret.ts,
- *                     snowflake-do.ts (the object, on config and the core)
+ *                     snowflake-do.ts (the object, on config and the core; its minutes:
+ *                     object-minutes.ts, object-history.ts), catalog-do.ts (the fleet
+ *                     catalog, catalog-tables.ts) and catalog.ts (its stub)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */
 import { requestId } from "hono/request-id";

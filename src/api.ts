@@ -14,6 +14,9 @@ import type { SnowflakeLayout } from "./ids/layout";
 import type { SequenceSettingsView } from "./ids/sequences/settings";
 import type { SnowflakeStats } from "./ids/snowflake";
 import type { SnowflakeFormat } from "./ids/snowflake-base32";
+import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./ops-api";
+
+export type * from "./ops-api";
 
 export type {
 	BoundsKind,
@@ -362,6 +365,12 @@ export interface IdServiceRpc extends LeaseRpc {
 	decode(id: string, options?: DecodeOptions): Promise<DecodedId | DecodedForeign>;
 	layout(): Promise<LayoutInfo>;
 	stats(workerId: number): Promise<SnowflakeStatsInfo>;
+	/** Every leased worker ID held or in grace, from the catalog (`GET /leases`). */
+	leases(): Promise<FleetLeases>;
+	/** Every worker ID that has issued, and the sequences, with their counts (`GET /stats`). */
+	fleetStats(): Promise<FleetStats>;
+	/** Per-minute counts of a worker ID, or of the fleet without one (`GET /stats/history`). */
+	statsHistory(options?: StatsHistoryOptions): Promise<StatsHistory>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { app } from "./worker/app";
 
 export type { AppType } from "./worker/app";
+export { FleetCatalog } from "./worker/catalog-do";
 export { IdService } from "./worker/rpc";
 export { SequenceObject } from "./worker/sequence-do";
 export { SnowflakeWorker } from "./worker/snowflake-do";

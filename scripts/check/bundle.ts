@@ -16,13 +16,14 @@ import { gzipSync } from "node:zlib";
 import { workerModules } from "../lib/built-worker";
 
 /**
- * About 7 % above the measured sizes (54.3 KiB gzip uploaded, 29.0 KiB at startup),
- * room for a small feature, not for a new dependency (zod and the OpenAPI generator,
- * out of the Worker since requests are read with plain checks, took 46 KiB). Named
- * sequences (their rules, object and operations, all on first use) added 4.6 KiB.
- * Raise them on purpose, with the reason in the commit.
+ * Room above the measured sizes for a small feature, not for a new dependency (zod and
+ * the OpenAPI generator, out of the Worker since requests are read with plain checks,
+ * took 46 KiB). Uploaded: 60.5 KiB gzip once named sequences (their rules, object and
+ * operations, +4.6 KiB) and the operations view (catalog, history, metrics, +6 KiB) came,
+ * all loaded on first use; startup: 30.1 KiB. Raise them on purpose, with the reason
+ * in the commit.
  */
-const BUDGET_GZIP_BYTES = 58 * 1024;
+const BUDGET_GZIP_BYTES = 66 * 1024;
 const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -71,6 +72,12 @@ const FIRST_USE_ONLY = [
 	"src/worker/lease-operations.ts",
 	"src/worker/forms.ts",
 	"src/worker/worker-id-storage.ts",
+	"src/worker/ops-operations.ts",
+	"src/worker/metrics.ts",
+	"src/worker/catalog-tables.ts",
+	"src/worker/object-history.ts",
+	"src/worker/object-minutes.ts",
+	"src/ids/minute-tally.ts",
 	"src/worker/routes/docs-page.ts",
 	"src/worker/openapi/document.generated.ts",
 ];

@@ -70,6 +70,7 @@ import { describeValue, type IdErrorCode } from "../ids/errors";
 import { checkTimeoutMs, type Deadline, startDeadline } from "./deadline";
 import { IdsError } from "./errors";
 import { leaseCalls } from "./lease-calls";
+import { opsCalls } from "./ops-calls";
 import { idSegment, workerSegment } from "./path-segments";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 
@@ -266,6 +267,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 			return get<{ status: "ok" }>("/health", {}, call);
 		},
 		...leaseCalls(request),
+		...opsCalls(get),
 	};
 }
 

@@ -2,9 +2,10 @@
  * The "Active Snowflake layout" panel and the API-token card. The layout is
  * fetched once and shared with the decoder (a Snowflake's bits depend on it).
  */
-import { api, errorBox, setToken, tokenEvents } from "./api";
+import { api, errorBox } from "./api";
 import { iso, workerIdRange } from "./bits";
 import { byId, el, relative } from "./dom";
+import { setUpTokenPanel } from "./token-panel";
 
 /** `GET /layout`. */
 export interface ServiceLayout {
@@ -82,50 +83,10 @@ function renderLayout(l: ServiceLayout): void {
 }
 
 // ---- the API token (only when the service has API_TOKEN set) ----
-const auth = byId("auth");
-const authForm = byId<HTMLFormElement>("auth-form");
-const authInput = byId<HTMLInputElement>("token");
-const authMessage = byId("auth-message");
-const authSaved = byId("auth-saved");
-
-tokenEvents.rejected = (hadToken) => {
-	const wasHidden = auth.hidden || authForm.hidden;
-	auth.hidden = false;
-	authForm.hidden = false;
-	authSaved.hidden = true;
-	authMessage.textContent = hadToken
-		? "The service did not accept the saved API token. Enter the right one."
-		: "This service's API needs a token (the page itself is public). It is kept only in this browser tab, in sessionStorage.";
-	if (hadToken) setToken("");
-	if (wasHidden) authInput.focus();
-};
-
-tokenEvents.accepted = () => {
-	if (!authForm.hidden || auth.hidden) {
-		auth.hidden = false;
-		authForm.hidden = true;
-		authSaved.hidden = false;
-		authMessage.textContent = "";
-	}
-};
-
-authForm.addEventListener("submit", (event) => {
-	event.preventDefault();
-	const token = authInput.value.trim();
-	if (!token) {
-		authMessage.textContent = "Enter the token first.";
-		authInput.focus();
-		return;
-	}
-	setToken(token);
-	authInput.value = "";
-	authMessage.textContent = "Checking the token…";
-	loadLayout();
-});
-
-byId("forget-token").addEventListener("click", () => {
-	setToken("");
-	auth.hidden = true;
-	layout = undefined;
-	loadLayout();
+setUpTokenPanel({
+	tokenSet: loadLayout,
+	tokenForgotten: () => {
+		layout = undefined;
+		loadLayout();
+	},
 });

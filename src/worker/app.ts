@@ -9,14 +9,16 @@
  *                     http-inputs.ts, respond.ts, served-methods.ts, app-env.ts,
  *                     hono-apps.ts; RPC: rpc-call.ts (one call, its arguments, its log line)
  *   3. operations     isolate-ids.ts (ULID, UUIDv7), and loaded on first use through
- *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts
- *                     (one implementation for both transports)
+ *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts,
+ *                     ops-operations.ts with metrics.ts (one implementation for both transports)
  *   4. rules, objects contracts/ (each operation's inputs), lease-input.ts, lease-search.ts,
  *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
  *                     decode-options.ts, request-note.ts
  *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
  *                     lease-secret.ts,
- *                     snowflake-do.ts (the object, on config and the core)
+ *                     snowflake-do.ts (the object, on config and the core; its minutes:
+ *                     object-minutes.ts, object-history.ts), catalog-do.ts (the fleet
+ *                     catalog, catalog-tables.ts) and catalog.ts (its stub)
  *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
  */
 import { requestId } from "hono/request-id";
@@ -24,6 +26,7 @@ import type { AppEnv } from "./app-env";
 import { errorResponse, serviceError } from "./errors";
 import { serviceApp } from "./hono-apps";
 import { redactedPath } from "./lease-input";
+import { analytics } from "./middleware/analytics";
 import { auth } from "./middleware/auth";
 import { resolveConfig } from "./middleware/config";
 import { corsFromConfig } from "./middleware/cors";
@@ -36,6 +39,7 @@ import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
 import { leaseRoutes } from "./routes/leases";
 import { metaRoutes } from "./routes/meta";
+import { opsRoutes } from "./routes/ops";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
 import { regionRoutes } from "./routes/regions";
@@ -48,9 +52,9 @@ import { methodNotAllowed, servedMethods } from "./served-methods";
  * Paths that need no token even when API_TOKEN is set. (The files in public/ are
  * public too: ./middleware/static-files.ts serves them before auth runs.)
  */
-const PUBLIC_PATHS = new Set(["/", "/health", "/openapi.json", "/docs"]);
+const PUBLIC_PATHS = new Set(["/", "/monitor", "/health", "/openapi.json", "/docs"]);
 /** Pages a browser navigates to: their query string is a link's, not parameters. */
-const PAGES = new Set(["/", "/docs"]);
+const PAGES = new Set(["/", "/monitor", "/docs"]);
 
 /**
  * The router: a trie, built as routes register. Hono's default tries a RegExpRouter on
@@ -63,6 +67,7 @@ const base = serviceApp<AppEnv>()
 	.use(staticFiles())
 	.use(requestId())
 	.use(requestLog())
+	.use(analytics())
 	.use(resolveConfig())
 	.use(corsFromConfig(() => [...served.values()].flat()))
 	.use(urlLengthGuard())
@@ -78,6 +83,7 @@ const routes = base
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
 	.route("/", leaseRoutes)
+	.route("/", opsRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);

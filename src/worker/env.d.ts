@@ -12,7 +12,12 @@ interface EdgeIdsSecrets {
 	/** A second accepted token while callers move to it (rotation); only beside API_TOKEN. */
 	API_TOKEN_NEXT?: string;
 }
-interface Env extends EdgeIdsSecrets {}
+/** Optional bindings: commented out in wrangler.toml, so `wrangler types` does not list them. */
+interface EdgeIdsOptionalBindings {
+	/** A Workers Analytics Engine dataset: one data point per request when bound. */
+	ANALYTICS?: AnalyticsEngineDataset;
+}
+interface Env extends EdgeIdsSecrets, EdgeIdsOptionalBindings {}
 declare namespace Cloudflare {
-	interface Env extends EdgeIdsSecrets {}
+	interface Env extends EdgeIdsSecrets, EdgeIdsOptionalBindings {}
 }

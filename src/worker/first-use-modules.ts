@@ -8,9 +8,13 @@
 
 export * as acquireBudget from "../ids/acquire-budget";
 export * as leaseKeeper from "../ids/lease-keeper";
+export * as catalogTables from "./catalog-tables";
 export * as formOperations from "./forms";
 export * as leaseOperations from "./lease-operations";
+export * as objectHistory from "./object-history";
+export * as objectMinutes from "./object-minutes";
 export * as snowflakeOperations from "./operations";
+export * as opsOperations from "./ops-operations";
 export * as docsPage from "./routes/docs-page";
 export * as sequenceBook from "./sequence-book";
 export * as sequenceOperations from "./sequence-operations";

@@ -23,6 +23,12 @@ import {
 	releaseContract,
 	renewContract,
 } from "./contracts/leases";
+import {
+	fleetLeasesContract,
+	fleetStatsContract,
+	metricsContract,
+	statsHistoryContract,
+} from "./contracts/ops";
 
 /** How a route reads an operation's contract; `P` the path's names, `W` those it takes nowhere. */
 export interface HttpInput<
@@ -100,4 +106,9 @@ export const http = {
 	/** `POST /leases/:workerId/release` with `{"leaseId": …}`. */
 	release: httpInput(releaseContract, { ...named, ...bodyOnly }),
 	leaseStatus: httpInput(leaseStatusContract, { ...named, query: false }),
+	fleetLeases: httpInput(fleetLeasesContract),
+	fleetStats: httpInput(fleetStatsContract),
+	metrics: httpInput(metricsContract),
+	fleetHistory: httpInput(statsHistoryContract, auto),
+	workerIdHistory: httpInput(statsHistoryContract, named),
 };

@@ -18,6 +18,9 @@ const firstUse = () => {
 export const snowflakeOperations = async () => (await firstUse()).snowflakeOperations;
 export const formOperations = async () => (await firstUse()).formOperations;
 export const leaseOperations = async () => (await firstUse()).leaseOperations;
+/** The fleet listings, history and metrics (`/leases`, `/stats`, `/metrics`). */
+export const opsOperations = async (): Promise<typeof import("./ops-operations")> =>
+	(await firstUse()).opsOperations;
 /** The `/docs` page and its CSP. */
 export const docsPage = async () => (await firstUse()).docsPage;
 /** The OpenAPI document's text (110 KB), a chunk of its own: it shares no code, and one route reads it. */
@@ -30,7 +33,8 @@ export const sequenceOperations = async () => (await firstUse()).sequenceOperati
 
 /** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
 export async function objectModules() {
-	const { acquireBudget, leaseKeeper, workerIdStorage } = await firstUse();
+	const { acquireBudget, leaseKeeper, workerIdStorage, objectHistory, objectMinutes } =
+		await firstUse();
 	const { takeAcquire } = acquireBudget;
 	const { LeaseKeeper } = leaseKeeper;
 	const { WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked } =
@@ -42,5 +46,15 @@ export async function objectModules() {
 		storedLayoutOf,
 		storeLayoutChecked,
 		takeAcquire,
+		WorkerIdMinutes: objectMinutes.WorkerIdMinutes,
+		ObjectHistory: objectHistory.ObjectHistory,
+		mergeMinutes: objectHistory.mergeMinutes,
 	};
+}
+
+/** What the fleet catalog needs once it is first asked: its tables. */
+export async function catalogModules(): Promise<{
+	CatalogTables: typeof import("./catalog-tables").CatalogTables;
+}> {
+	return { CatalogTables: (await firstUse()).catalogTables.CatalogTables };
 }

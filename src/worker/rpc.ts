@@ -2,6 +2,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
 	AcquireLeaseOptions,
 	DecodeOptions,
+	FleetLeases,
+	FleetStats,
 	IdRange,
 	IdServiceRpc,
 	LayoutInfo,
@@ -15,6 +17,8 @@ import type {
 	SnowflakeBlocksOptions,
 	SnowflakeOptions,
 	SnowflakeStatsInfo,
+	StatsHistory,
+	StatsHistoryOptions,
 	TypeIdIds,
 	TypeIdOptions,
 	UlidOptions,
@@ -39,8 +43,14 @@ import {
 	releaseContract,
 	renewContract,
 } from "./contracts/leases";
+import { statsHistoryContract } from "./contracts/ops";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "./isolate-ids";
-import { formOperations, leaseOperations, snowflakeOperations } from "./on-first-use";
+import {
+	formOperations,
+	leaseOperations,
+	opsOperations,
+	snowflakeOperations,
+} from "./on-first-use";
 import type { SnowflakeIds } from "./operations";
 import { askedNote } from "./request-note";
 import { rpcArgs, rpcCall } from "./rpc-call";
@@ -153,6 +163,31 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 				this.env,
 				config,
 				rpcArgs(statsContract, config, {}, { workerId }).workerId,
+			),
+		);
+	}
+
+	/** Every leased worker ID held or in grace, from the fleet catalog; never a leaseId. */
+	async leases(): Promise<FleetLeases> {
+		return rpcCall(this.env, "leases", { kind: "leases" }, async (config) =>
+			(await opsOperations()).fleetLeases(this.env, config),
+		);
+	}
+
+	/** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
+	async fleetStats(): Promise<FleetStats> {
+		return rpcCall(this.env, "fleetStats", { kind: "fleet-stats" }, async (config) =>
+			(await opsOperations()).fleetStats(this.env, config),
+		);
+	}
+
+	/** Per-minute counts of a worker ID, or of the fleet without one, for the last 1-1440 minutes. */
+	async statsHistory(options: StatsHistoryOptions = {}): Promise<StatsHistory> {
+		return rpcCall(this.env, "statsHistory", askedNote("stats-history", options), async (config) =>
+			(await opsOperations()).statsHistory(
+				this.env,
+				config,
+				rpcArgs(statsHistoryContract, config, options),
 			),
 		);
 	}

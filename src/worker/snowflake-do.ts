@@ -5,7 +5,9 @@ import type { Clock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import type { GrantedSpan, LeaseAnswer, LeaseKeeper } from "../ids/lease-keeper";
 import type { LeaseAsk, LeaseView } from "../ids/lease-rules";
+import type { MinuteCounts } from "../ids/minute-tally";
 import type { IdRun } from "../ids/snowflake";
+import { catalogWrite, tellCatalog } from "./catalog";
 import { objectConfigFrom } from "./config";
 import {
 	NAMESPACE_LAYOUT_NAME,
@@ -16,6 +18,8 @@ import {
 } from "./layout-guard";
 import { sameLeaseHash } from "./lease-secret";
 import { objectFailure as failure, type ObjectFailure } from "./object-answers";
+import type { ObjectHistory } from "./object-history";
+import type { WorkerIdMinutes } from "./object-minutes";
 import { objectModules } from "./on-first-use";
 import type { WorkerIdStorage } from "./worker-id-storage";
 
@@ -45,6 +49,9 @@ export type AcquireBudgetResult = { ok: true } | { ok: false; retryAfterSeconds:
 export type LeaseStatusResult =
 	| { ok: true; status: LeaseView & { serverNowMs: number }; layout: string }
 	| ObjectFailure;
+
+/** What `history` answers: the worker ID's minutes, stored and not yet stored, oldest first. */
+export type HistoryResult = { ok: true; minutes: MinuteCounts[] } | ObjectFailure;
 
 /** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
 export const workersClock: Clock = {
@@ -76,14 +83,25 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	private storage: WorkerIdStorage | undefined;
 	/** A caller's lease acquires, in an object named for the caller (never a worker ID's). */
 	private acquireBucket: AcquireBucket | undefined;
+	/**
+	 * The time calls are counted in minutes by (the history): apart from `clock`, so
+	 * counting never takes a reading a test scripted for the generator. Tests replace it.
+	 */
+	minuteClock: () => number = () => Date.now();
+	/** This life's counts by minute (set with the generator). */
+	private minutes: WorkerIdMinutes | undefined;
+	private historyRows: ObjectHistory | undefined;
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
 			const { generator } = await this.keeperFor(workerId);
+			this.minutes?.enter(generator.stats());
 			const runs = await generator.nextRuns(count);
 			return { ok: true, runs, layout: this.fingerprint };
 		} catch (error) {
-			return failure(error);
+			const refusal = failure(error);
+			this.minutes?.refused(refusal.code);
+			return refusal;
 		} finally {
 			// The call that wrote a mark stored the stats mid-way, before its own counts:
 			// store them once more now (one write per mark write, none per request).
@@ -111,9 +129,24 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 	}
 
-	/** A span for a holder, if the worker ID is free (`no_free_worker_id` if not). */
+	/** A span for a holder, if the worker ID is free (`no_free_worker_id` if not); the catalog is told. */
 	async acquireLease(workerId: number, ask: LeaseAsk): Promise<SpanResult> {
-		return this.spanAnswer(workerId, (keeper) => keeper.acquire(ask));
+		const result = await this.spanAnswer(workerId, (keeper) => keeper.acquire(ask));
+		if (result.ok && this.keeper) {
+			const { layout } = this.keeper.generator;
+			const { from, to, serverNowMs } = result.span;
+			const note = {
+				workerId,
+				holder: ask.holder,
+				fromMs: layout.msOf(from),
+				toMs: layout.msOf(to),
+				spanMs: objectConfigFrom(this.env).leaseSpanMs,
+				acquiredAtMs: serverNowMs,
+			};
+			tellCatalog(this.ctx, this.env, "noteLease", (catalog) => catalog.noteLease(note));
+			this.minutes?.leaseGranted();
+		}
+		return result;
 	}
 
 	/** The lease whose leaseId hashes to `leaseHash`, its span moved on; else `lease_lost`. */
@@ -124,8 +157,13 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** Frees the worker ID at once (the mark stays above the span); else `lease_lost`. */
 	async releaseLease(workerId: number, leaseHash: string): Promise<ReleaseResult> {
 		try {
-			const answer = await (await this.keeperFor(workerId)).release(leaseHash);
-			return answer.ok ? { ok: true } : failure(answer.refusal);
+			const keeper = await this.keeperFor(workerId);
+			const answer = await keeper.release(leaseHash);
+			if (!answer.ok) return failure(answer.refusal);
+			const fromMs = keeper.status().fromMs ?? 0;
+			tellCatalog(this.ctx, this.env, "dropLease", (c) => c.dropLease(workerId, fromMs));
+			this.minutes?.leaseReleased();
+			return { ok: true };
 		} catch (error) {
 			return failure(error);
 		}
@@ -138,6 +176,48 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			return { ok: true, status, layout: this.fingerprint };
 		} catch (error) {
 			return failure(error);
+		}
+	}
+
+	/** The worker ID's minutes from `sinceMs` on: its stored rows and this life's unsaved ones. */
+	async history(workerId: number, sinceMs: number): Promise<HistoryResult> {
+		const { ObjectHistory, mergeMinutes } = await objectModules();
+		this.historyRows ??= new ObjectHistory(this.ctx.storage.sql);
+		const { keeper, minutes } = this;
+		const unsaved =
+			keeper?.generator.workerId === workerId && minutes
+				? minutes.unsaved(keeper.generator.stats())
+				: [];
+		return {
+			ok: true,
+			minutes: mergeMinutes([...this.historyRows.read(sinceMs), ...unsaved], sinceMs),
+		};
+	}
+
+	/**
+	 * Just past a minute's end (./object-minutes.ts): stores the minutes closed and
+	 * pushes them, the counts and the lease's state to the catalog. Never throws: a
+	 * failed push is logged, and the minutes stay in this object's own history.
+	 */
+	override async alarm(): Promise<void> {
+		const name = this.ctx.id.name ?? "";
+		if (!/^[0-9]+$/.test(name)) return; // the namespace's layout object counts nothing
+		const workerId = Number(name);
+		try {
+			const keeper = await this.keeperFor(workerId);
+			const storage = this.storage as WorkerIdStorage; // set with the keeper
+			const stats = keeper.generator.stats();
+			const report = this.minutes?.close(workerId, stats, keeper.status(), storage);
+			if (report) await catalogWrite(this.env, "report", (catalog) => catalog.report(report));
+		} catch (error) {
+			console.error(
+				JSON.stringify({
+					object: "SnowflakeWorker",
+					workerId,
+					event: "minute_alarm_failed",
+					message: error instanceof Error ? error.message : String(error),
+				}),
+			);
 		}
 	}
 
@@ -201,8 +281,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		const config = objectConfigFrom(this.env);
 		const { layout } = config;
 		const fingerprint = layout.fingerprint();
-		const { LeaseKeeper, WorkerIdStorage, storedLayoutOf, storeLayoutChecked } =
-			await objectModules();
+		const modules = await objectModules();
+		const { LeaseKeeper, WorkerIdStorage, storedLayoutOf, storeLayoutChecked } = modules;
 		const { stored, checked } = storedLayoutOf(this.ctx.storage);
 		if (checked !== (stored?.fingerprint ?? fingerprint)) {
 			const own = stored?.fingerprint ?? fingerprint;
@@ -239,6 +319,15 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			sameHash: sameLeaseHash,
 		});
 		this.keeper = keeper;
+		this.historyRows ??= new modules.ObjectHistory(this.ctx.storage.sql);
+		const minuteClock = () => this.minuteClock();
+		const counters = keeper.generator.stats();
+		this.minutes = new modules.WorkerIdMinutes(
+			this.ctx.storage,
+			this.historyRows,
+			counters,
+			minuteClock,
+		);
 		return keeper;
 	}
 

@@ -28,8 +28,10 @@ function logTo(name: string): (text: string) => void {
 export default async function startServers(): Promise<() => Promise<void>> {
 	const state = mkdtempSync(join(tmpdir(), "edge-ids-browser-"));
 	// One after the other: each runs the playground build into the same public/ folder.
+	// The open one also lends worker IDs 1000-1023 (the monitor test holds one).
 	const open = await startWranglerDev({
 		persistTo: join(state, "open"),
+		vars: { LEASE_WORKER_IDS: "1000-1023" },
 		timeoutMs: 90_000,
 		onOutput: logTo("open"),
 	});

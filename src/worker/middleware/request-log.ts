@@ -60,7 +60,7 @@ export function noteRequest(c: Context<AppEnv>, note: RequestNote): void {
  * method (routes run in registration order, so `/snowflake/blocks` before
  * `/snowflake/:workerId`), else a catch-all for the path (a 405); null when none.
  */
-function routeOf(c: Context<AppEnv>): string | null {
+export function routeOf(c: Context<AppEnv>): string | null {
 	const routes = matchedRoutes(c).filter((route) => route.path !== "/*" && route.path !== "*");
 	return (routes.find((route) => route.method !== METHOD_NAME_ALL) ?? routes[0])?.path ?? null;
 }

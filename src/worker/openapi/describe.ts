@@ -30,6 +30,11 @@ function errorAnswer(status: number, description: string, retry = false) {
 
 function success(spec: OperationSpec) {
 	if (spec.noContent) return { description: "Done; no body" };
+	if (spec.text)
+		return {
+			description: spec.text,
+			content: { "text/plain": { schema: { type: "string" as const } } },
+		};
 	if (spec.html)
 		return {
 			description: "An HTML page",

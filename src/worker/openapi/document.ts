@@ -14,6 +14,7 @@ import { VERSION_MARK } from "./operation";
 import { docsOperations } from "./paths/docs";
 import { leaseOperations } from "./paths/leases";
 import { metaOperations } from "./paths/meta";
+import { opsOperations } from "./paths/ops";
 import { pageOperations } from "./paths/page";
 import { rangeOperations } from "./paths/range";
 import { regionOperations } from "./paths/regions";
@@ -33,6 +34,7 @@ export const documentedOperations = [
 	...regionOperations,
 	...snowflakeOperations,
 	...leaseOperations,
+	...opsOperations,
 	...statelessOperations,
 	...typeidOperations,
 	...rangeOperations,

@@ -14,7 +14,14 @@ export interface OperationSpec {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Snowflake" | "Leases" | "ULID and UUIDv7" | "ID forms and ranges" | "Decode" | "Service";
+	tag:
+		| "Snowflake"
+		| "Leases"
+		| "Operations"
+		| "ULID and UUIDv7"
+		| "ID forms and ranges"
+		| "Decode"
+		| "Service";
 	/** The contract the route reads and where from (../http-inputs.ts); a JSON body is optional (a non-empty body of another Content-Type is a 415). */
 	input?: HttpInput;
 	/** The success answer's JSON schema, by name in ./schemas.ts (absent: `html`, `noContent` or a document). */
@@ -27,6 +34,8 @@ export interface OperationSpec {
 	conflicts?: boolean;
 	/** A generation answer: also one ID per line for `Accept: text/plain`. */
 	ids?: boolean;
+	/** Answers plain text of this kind (`/metrics`), not JSON. */
+	text?: string;
 	/** Answers HTML (the playground, the reference page). */
 	html?: boolean;
 	/** Needs no token even when API_TOKEN is set. */

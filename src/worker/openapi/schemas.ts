@@ -9,6 +9,7 @@
 import * as z from "zod";
 import { type ServiceErrorCode, STATUS_OF } from "../../api";
 import { LOCATION_HINTS } from "../regions";
+import { opsAnswerSchemas } from "./ops-schemas";
 
 function build() {
 	const decimalId = z.string().regex(/^[0-9]+$/);
@@ -225,6 +226,7 @@ function build() {
 		leaseStateSchema,
 		regionsSchema,
 		decodedSchema,
+		...opsAnswerSchemas(),
 	};
 }
 

@@ -10,4 +10,12 @@ export const pageOperations = [
 		html: true,
 		public: true,
 	}),
+	operation({
+		method: "get",
+		path: "/monitor",
+		summary: "The monitor: worker IDs, leases, sequences and per-minute charts (HTML)",
+		tag: "Service",
+		html: true,
+		public: true,
+	}),
 ];

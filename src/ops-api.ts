@@ -1,0 +1,89 @@
+/**
+ * What the operations routes answer (`GET /leases`, `GET /stats`, the history
+ * routes), as plain types: the same values over HTTP, RPC and the client.
+ *
+ *   const { workerIds } = await client.fleetStats(); // [{ workerId: 7, issued: 1200, … }]
+ */
+import type { MinuteCounts } from "./ids/minute-tally";
+
+export type { MinuteCounts };
+
+/** A leased worker ID as the catalog lists it: never its leaseId. */
+export interface LeaseListing {
+	workerId: number;
+	/** The holder's label, null without one. */
+	holder: string | null;
+	/** As its object last reported it (at the acquire, then at most a minute old). */
+	state: "held" | "grace";
+	/** The span's first instant (Unix ms). */
+	fromMs: number;
+	/** The span's end as last reported (Unix ms); renewals move it on. */
+	toMs: number;
+	/** LEASE_SPAN_MS when the lease was granted: how far a renewal reaches past the clock. */
+	spanMs: number;
+	/** When this holder acquired it (Unix ms). */
+	acquiredAtMs: number;
+	/** When its object last told the catalog about it (Unix ms). */
+	reportedAtMs: number;
+}
+
+/** What `GET /leases` answers. */
+export interface FleetLeases {
+	leases: LeaseListing[];
+	serverNowMs: number;
+}
+
+/** One worker ID's counts since `since`, as its object last pushed them (at most once a minute). */
+export interface WorkerIdCounts {
+	workerId: number;
+	issued: number;
+	requests: number;
+	clockRegressions: number;
+	/** Calls that waited for a later tick. */
+	waits: number;
+	/** Refused calls (every code), counted since the catalog first heard of the worker ID. */
+	refusals: number;
+	/** Unix ms of the last issued ID's tick, null before the first. */
+	lastTimestamp: number | null;
+	/** When counting began (ISO). */
+	since: string;
+	reportedAtMs: number;
+}
+
+/** A sequence's settings as it was created with them (plain values only). */
+export type SequenceSettings = Record<string, string | number | boolean | null>;
+
+/** A named sequence: its settings, when it was made, and its counts as last reported. */
+export interface SequenceCounts {
+	name: string;
+	settings: SequenceSettings;
+	createdAtMs: number;
+	/** The next number it gives, as decimal text; null until it reports. */
+	next: string | null;
+	issued: number;
+}
+
+/** What `GET /stats` answers. */
+export interface FleetStats {
+	workerIds: WorkerIdCounts[];
+	sequences: SequenceCounts[];
+	/** The Snowflake layout's last instant, and the years until it. */
+	layout: { exhaustsAt: string; exhaustsAtMs: number; yearsLeft: number };
+	serverNowMs: number;
+}
+
+/** What the history routes answer: per active minute, oldest first (idle minutes are absent). */
+export interface StatsHistory {
+	/** The worker ID, or null for the whole fleet. */
+	workerId: number | null;
+	/** The window asked for, in minutes back from now. */
+	minutes: number;
+	history: MinuteCounts[];
+	serverNowMs: number;
+}
+
+/** Options of the history calls: a worker ID (none: the fleet) and the window, 1-1440 minutes (default 60). */
+export interface StatsHistoryOptions {
+	workerId?: number | undefined;
+	minutes?: number | undefined;
+}

@@ -1,0 +1,182 @@
+/**
+ * The monitor page (/monitor): the fleet's worker IDs, leases and sequences, charts
+ * of the last hour or day for the fleet and one worker ID, and the layout's end,
+ * refreshed every REFRESH_MS. Every call goes to this service's own routes (same
+ * origin), with the API token the tab holds (./api.ts, ./token-panel.ts).
+ */
+import type { FleetLeases, FleetStats, StatsHistory } from "../api";
+import { ApiError, api, errorBox } from "./api";
+import { byId, el, relative } from "./dom";
+import { minuteChart } from "./monitor-charts";
+import { busiest, chartColumns, count, timeLeft } from "./monitor-data";
+import { setUpTokenPanel } from "./token-panel";
+
+const REFRESH_MS = 15_000;
+
+const status = byId("refresh-status");
+const problems = byId("problems");
+const workerInput = byId<HTMLInputElement>("chart-worker-id");
+const windowRadios = byId<HTMLFormElement>("window-form").elements.namedItem(
+	"window",
+) as RadioNodeList;
+const pauseButton = byId<HTMLButtonElement>("pause");
+const fleetChart = minuteChart(byId("fleet-chart"));
+const workerChart = minuteChart(byId("worker-chart"));
+let paused = false;
+let chosenWorker: number | undefined;
+let running = 0;
+
+const minutes = () => Number(windowRadios.value);
+
+function cell(text: string | number, numeric = false) {
+	return el("td", { text: String(text), class: numeric ? "num" : null });
+}
+
+function table(caption: string, headings: string[], rows: HTMLTableRowElement[]) {
+	const head = el(
+		"tr",
+		null,
+		headings.map((h) => el("th", { text: h, scope: "col" })),
+	);
+	return el("div", { class: "table-scroll" }, [
+		el("table", null, [
+			el("caption", { text: caption }),
+			el("thead", null, head),
+			el("tbody", null, rows),
+		]),
+	]);
+}
+
+function showFleet(stats: FleetStats): void {
+	const { layout, serverNowMs: now } = stats;
+	byId("layout-end").textContent =
+		`${layout.exhaustsAt.slice(0, 10)} (${layout.yearsLeft} years left)`;
+	const rows = stats.workerIds.map((w) =>
+		el("tr", null, [
+			el("th", { text: String(w.workerId), scope: "row" }),
+			cell(count(w.issued), true),
+			cell(count(w.requests), true),
+			cell(count(w.waits), true),
+			cell(count(w.clockRegressions), true),
+			cell(count(w.refusals), true),
+			cell(w.lastTimestamp === null ? "never" : relative(w.lastTimestamp, now)),
+		]),
+	);
+	byId("fleet-table").replaceChildren(
+		rows.length === 0
+			? el("p", {
+					class: "subtle",
+					text: "No worker ID has reported yet: counts arrive within a minute of the first IDs.",
+				})
+			: table(
+					"Worker IDs that have issued",
+					["Worker ID", "Issued", "Requests", "Waits", "Clock regressions", "Refusals", "Last ID"],
+					rows,
+				),
+	);
+	const sequenceRows = stats.sequences.map((s) =>
+		el("tr", null, [
+			el("th", { text: s.name, scope: "row" }),
+			cell(s.next ?? "—", true),
+			cell(count(s.issued), true),
+			cell(relative(s.createdAtMs, now)),
+		]),
+	);
+	byId("sequences-table").replaceChildren(
+		sequenceRows.length === 0
+			? el("p", { class: "subtle", text: "No named sequences." })
+			: table("Named sequences", ["Name", "Next", "Issued", "Created"], sequenceRows),
+	);
+	chosenWorker ??= busiest(stats.workerIds);
+	if (chosenWorker !== undefined && !workerInput.value) workerInput.value = String(chosenWorker);
+}
+
+function showLeases(leases: FleetLeases | "off"): void {
+	const box = byId("leases-table");
+	if (leases === "off") {
+		box.replaceChildren(
+			el("p", {
+				class: "subtle",
+				text: "Leases are off on this deployment (LEASE_WORKER_IDS is empty).",
+			}),
+		);
+		return;
+	}
+	const now = leases.serverNowMs;
+	const rows = leases.leases.map((l) =>
+		el("tr", null, [
+			el("th", { text: String(l.workerId), scope: "row" }),
+			cell(l.holder ?? "—"),
+			cell(l.state),
+			cell(`${l.spanMs / 1000} s`, true),
+			cell(timeLeft(l.toMs, now), true),
+			cell(relative(l.acquiredAtMs, now)),
+		]),
+	);
+	box.replaceChildren(
+		rows.length === 0
+			? el("p", { class: "subtle", text: "No worker ID is leased." })
+			: table(
+					"Leased worker IDs",
+					["Worker ID", "Holder", "State", "Span", "Time left", "Acquired"],
+					rows,
+				),
+	);
+}
+
+async function leasesOrOff(): Promise<FleetLeases | "off"> {
+	try {
+		return await api<FleetLeases>("/leases");
+	} catch (error) {
+		if (error instanceof ApiError && error.code === "leases_disabled") return "off";
+		throw error;
+	}
+}
+
+async function refresh(): Promise<void> {
+	const run = ++running;
+	status.textContent = "Refreshing…";
+	const window = minutes();
+	try {
+		const [stats, leases, fleet] = await Promise.all([
+			api<FleetStats>("/stats"),
+			leasesOrOff(),
+			api<StatsHistory>(`/stats/history?minutes=${window}`),
+		]);
+		if (run !== running) return;
+		showFleet(stats);
+		showLeases(leases);
+		fleetChart.update(chartColumns(fleet.history, window, fleet.serverNowMs));
+		const workerId = workerInput.value.trim();
+		if (/^[0-9]+$/.test(workerId)) {
+			const one = await api<StatsHistory>(`/stats/${workerId}/history?minutes=${window}`);
+			if (run !== running) return;
+			byId("worker-chart-title").textContent = `Worker ID ${workerId}, per minute`;
+			workerChart.update(chartColumns(one.history, window, one.serverNowMs));
+		}
+		problems.replaceChildren();
+		status.textContent = `Updated ${new Date().toLocaleTimeString("en-GB")}${paused ? "; paused" : `; refreshes every ${REFRESH_MS / 1000} s`}.`;
+	} catch (error) {
+		if (run !== running) return;
+		status.textContent = "Could not refresh.";
+		problems.replaceChildren(errorBox(error));
+	}
+}
+
+for (const radio of windowRadios) radio.addEventListener("change", refresh);
+byId<HTMLFormElement>("worker-form").addEventListener("submit", (event) => {
+	event.preventDefault();
+	refresh();
+});
+pauseButton.addEventListener("click", () => {
+	paused = !paused;
+	pauseButton.textContent = paused ? "Resume" : "Pause";
+	pauseButton.setAttribute("aria-pressed", String(paused));
+	if (!paused) refresh();
+	else status.textContent = `${status.textContent?.replace(/;.*$/, "") ?? ""}; paused.`;
+});
+setInterval(() => {
+	if (!paused && document.visibilityState === "visible") refresh();
+}, REFRESH_MS);
+setUpTokenPanel({ tokenSet: refresh, tokenForgotten: refresh });
+refresh();

@@ -1,0 +1,34 @@
+/**
+ * The inputs of the operations view: the per-minute history of the fleet or of one
+ * worker ID, and the listings and metrics, which take none (their contracts refuse
+ * every name, as any operation refuses a name it does not take). Read by every
+ * transport (./fields.ts).
+ *
+ *   readInput(statsHistoryContract, limits, { minutes: 90 }, { workerId: 7 }); // { workerId: 7, minutes: 90 }
+ */
+import { contract, field } from "./fields";
+import { ownedWorkerId } from "./ids";
+
+/** The longest history window, in minutes: the day every object keeps. */
+export const MAX_HISTORY_MINUTES = 1440;
+/** The window when none is asked for: the last hour. */
+export const DEFAULT_HISTORY_MINUTES = 60;
+
+const minutes = field
+	.between(
+		"invalid_request",
+		`The window: the last 1-${MAX_HISTORY_MINUTES} minutes (the current one included); default ${DEFAULT_HISTORY_MINUTES}`,
+		() => 1,
+		() => MAX_HISTORY_MINUTES,
+		" (the last day, minute by minute)",
+	)
+	.orAbsent();
+
+/** Per-minute counts of one worker ID (named), or of the whole fleet (absent). */
+export const statsHistoryContract = contract("statsHistory", {
+	workerId: ownedWorkerId.orAbsent(),
+	minutes,
+});
+export const fleetLeasesContract = contract("leases", {});
+export const fleetStatsContract = contract("fleetStats", {});
+export const metricsContract = contract("metrics", {});

@@ -1,4 +1,9 @@
 import { app } from "./worker/app";
+import { provideObjectParts } from "./worker/object-parts";
+import { firstUse } from "./worker/on-first-use";
+
+// The objects load their rules and records from the build's one lazy chunk.
+provideObjectParts(firstUse);
 
 export type { AppType } from "./worker/app";
 export { FleetCatalog } from "./worker/catalog-do";

@@ -67,6 +67,7 @@ import type {
 	UuidV7Options,
 } from "../api";
 import { describeValue, type IdErrorCode } from "../ids/errors";
+import type { CallOptions, Query } from "./call-options";
 import { checkTimeoutMs, type Deadline, startDeadline } from "./deadline";
 import { IdsError } from "./errors";
 import { leaseCalls } from "./lease-calls";
@@ -99,7 +100,7 @@ export {
 	type IdPoolSnowflakeOptions,
 } from "./pool";
 export { idService, type SettlingBinding } from "./service";
-export type { IdErrorCode, RetryOptions };
+export type { CallOptions, IdErrorCode, RetryOptions };
 
 /** A call's default deadline, retries and their waits included. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -122,16 +123,6 @@ export interface IdsClientOptions {
 	signal?: AbortSignal | undefined;
 }
 
-/** Options of one call, the last argument of every method. */
-export interface CallOptions {
-	/** Cancels this call (it rejects with `aborted`, the signal's reason as `cause`). */
-	signal?: AbortSignal | undefined;
-	/** This call's deadline in ms, instead of the client's `timeoutMs`. */
-	timeoutMs?: number | undefined;
-}
-
-export type Query = Record<string, string | number | undefined>;
-
 /**
  * A client for the service's HTTP API (see the module comment for the options
  * and an example). Each method resolves with the route's JSON body or rejects
@@ -151,7 +142,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 	 * given, `body` as JSON; the answer's JSON body (nothing for a 204), or IdsError.
 	 */
 	async function request<T>(
-		method: "GET" | "POST" | "DELETE",
+		method: "GET" | "POST" | "PUT" | "DELETE",
 		path: string,
 		query: Query,
 		body: object | undefined,

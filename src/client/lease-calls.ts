@@ -13,21 +13,12 @@
 import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
 import { IdError } from "../ids/errors";
 import { checkLeaseId } from "../worker/contracts/leases";
+import type { CallOptions, ServiceRequest } from "./call-options";
 import { IdsError } from "./errors";
-import type { CallOptions, Query } from "./index";
 import { workerSegment } from "./path-segments";
 
-/** The client's one way to call the service (index.ts). */
-type Request = <T>(
-	method: "GET" | "POST",
-	path: string,
-	query: Query,
-	body: object | undefined,
-	call?: CallOptions,
-) => Promise<T>;
-
 /** The lease methods of `idsClient`, over its `request`. */
-export function leaseCalls(request: Request) {
+export function leaseCalls(request: ServiceRequest) {
 	return {
 		/**
 		 * A span of a worker ID of LEASE_WORKER_IDS (`POST /leases`): the one named, or

@@ -7,7 +7,7 @@
  *   const { history } = await client.statsHistory({ workerId: 7, minutes: 60 });
  */
 import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "../api";
-import type { CallOptions, Query } from "./index";
+import type { CallOptions, Query } from "./call-options";
 import { workerSegment } from "./path-segments";
 
 /** The client's GET (index.ts). */

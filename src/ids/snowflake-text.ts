@@ -8,7 +8,7 @@
  */
 import { IdError } from "./errors";
 import type { SnowflakeLayout } from "./layout";
-import type { IdRun } from "./snowflake";
+import type { IdRun } from "./snowflake-runs";
 
 /** Decimal strings for runs of IDs of one worker ID (see `DecimalFormatter`). */
 export function formatRuns(layout: SnowflakeLayout, workerId: number, runs: IdRun[]): string[] {

@@ -19,15 +19,8 @@ import type {
 	WorkerIdCounts,
 } from "../ops-api";
 import type { CatalogTables, LeaseNote, WorkerIdReport } from "./catalog-tables";
-import { catalogModules } from "./on-first-use";
-
-/** Everything the catalog lists, read at once (`GET /stats` and `GET /metrics`). */
-export interface CatalogSnapshot {
-	leases: LeaseListing[];
-	workerIds: WorkerIdCounts[];
-	sequences: SequenceCounts[];
-	serverNowMs: number;
-}
+import { catalogModules } from "./object-parts";
+import type { CatalogSnapshot } from "./object-protocol";
 
 export class FleetCatalog extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject). */

@@ -5,12 +5,12 @@
  *
  *   tellCatalog(ctx, env, "noteLease", (catalog) => catalog.noteLease(note));
  */
-import type { FleetCatalog } from "./catalog-do";
+import type { CatalogStub } from "./object-protocol";
 
 /** The one catalog object's name. */
 const CATALOG_NAME = "fleet";
 
-export function catalogStub(env: Env): DurableObjectStub<FleetCatalog> {
+export function catalogStub(env: Env): CatalogStub {
 	return env.CATALOG.get(env.CATALOG.idFromName(CATALOG_NAME));
 }
 
@@ -19,7 +19,7 @@ export function tellCatalog(
 	ctx: { waitUntil(promise: Promise<unknown>): void },
 	env: Env,
 	what: string,
-	write: (catalog: DurableObjectStub<FleetCatalog>) => Promise<unknown>,
+	write: (catalog: CatalogStub) => Promise<unknown>,
 ): void {
 	ctx.waitUntil(catalogWrite(env, what, write));
 }
@@ -28,7 +28,7 @@ export function tellCatalog(
 export async function catalogWrite(
 	env: Env,
 	what: string,
-	write: (catalog: DurableObjectStub<FleetCatalog>) => Promise<unknown>,
+	write: (catalog: CatalogStub) => Promise<unknown>,
 ): Promise<void> {
 	try {
 		await write(catalogStub(env));

@@ -84,3 +84,35 @@ export function switchVar(name: string, raw: unknown, fallback: boolean): boolea
 	if (text === "on" || text === "off") return text === "on";
 	throw invalid(`${name} must be "on" or "off" (or true or false)${gotKind(raw)}`);
 }
+
+/** Every var the service reads: wrangler.toml's [vars] and its secrets. */
+const VAR_NAMES = [
+	"SNOWFLAKE_EPOCH",
+	"SNOWFLAKE_TIME_BITS",
+	"SNOWFLAKE_WORKER_BITS",
+	"SNOWFLAKE_SEQUENCE_BITS",
+	"SNOWFLAKE_TIME_UNIT_MS",
+	"MAX_BATCH",
+	"MAX_CLOCK_BACKWARD_MS",
+	"LEASE_MS",
+	"MAX_BORROW_MS",
+	"MAX_WAIT_MS",
+	"AUTO_WORKER_IDS",
+	"WORKER_IDS",
+	"AUTO_REGIONS",
+	"LEASE_WORKER_IDS",
+	"LEASE_SPAN_MS",
+	"LEASE_GRACE_MS",
+	"LEASE_ACQUIRE_LIMIT",
+	"POOL_MAX_AGE_MS",
+	"POOL_MAX_SIZE",
+	"MAX_BLOCK_COUNT",
+	"CORS_ORIGINS",
+	"API_TOKEN",
+	"API_TOKEN_NEXT",
+	"REQUEST_LOG",
+	"RATE_LIMIT_PERIOD",
+] as const;
+export type VarName = (typeof VAR_NAMES)[number];
+/** The vars as wrangler hands them over: strings, or JSON values when unquoted (./config-vars.ts). */
+export type ConfigVars = Partial<Record<VarName, unknown>>;

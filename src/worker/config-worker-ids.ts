@@ -4,9 +4,8 @@
  */
 import { TWITTER_LAYOUT } from "../ids/layout";
 import { WorkerIdSet } from "../ids/worker-id-set";
-import type { ConfigVars } from "./config";
 import type { ConfigProblems } from "./config-problems";
-import { integerVar, textVar } from "./config-vars";
+import { type ConfigVars, integerVar, textVar } from "./config-vars";
 import { RegionMap } from "./regions";
 
 /** The widest worker field a layout may have (SNOWFLAKE_WORKER_BITS ≤ 30). */

@@ -4,9 +4,20 @@ import { DEFAULT_MAX_WAIT_MS } from "../ids/snowflake-options";
 import type { WorkerIdSet } from "../ids/worker-id-set";
 import { TOKEN_ALPHABET, TOKEN_PATTERN } from "./bearer-token";
 import { ConfigProblems } from "./config-problems";
-import { gotKind, integerVar, isUnset, secretVar, switchVar, textVar } from "./config-vars";
+import {
+	type ConfigVars,
+	gotKind,
+	integerVar,
+	isUnset,
+	secretVar,
+	switchVar,
+	textVar,
+	type VarName,
+} from "./config-vars";
 import { maxWorkerIdWithoutLayout, workerIdVars } from "./config-worker-ids";
 import type { RegionMap } from "./regions";
+
+export type { ConfigVars };
 
 /** The service's settings, parsed once per isolate from wrangler vars. */
 export interface Config {
@@ -49,37 +60,6 @@ export interface Config {
 	/** The RATE_LIMITER binding's period, sent as `Retry-After` (it cannot be read at runtime). */
 	rateLimitPeriod: 10 | 60;
 }
-
-const VAR_NAMES = [
-	"SNOWFLAKE_EPOCH",
-	"SNOWFLAKE_TIME_BITS",
-	"SNOWFLAKE_WORKER_BITS",
-	"SNOWFLAKE_SEQUENCE_BITS",
-	"SNOWFLAKE_TIME_UNIT_MS",
-	"MAX_BATCH",
-	"MAX_CLOCK_BACKWARD_MS",
-	"LEASE_MS",
-	"MAX_BORROW_MS",
-	"MAX_WAIT_MS",
-	"AUTO_WORKER_IDS",
-	"WORKER_IDS",
-	"AUTO_REGIONS",
-	"LEASE_WORKER_IDS",
-	"LEASE_SPAN_MS",
-	"LEASE_GRACE_MS",
-	"LEASE_ACQUIRE_LIMIT",
-	"POOL_MAX_AGE_MS",
-	"POOL_MAX_SIZE",
-	"MAX_BLOCK_COUNT",
-	"CORS_ORIGINS",
-	"API_TOKEN",
-	"API_TOKEN_NEXT",
-	"REQUEST_LOG",
-	"RATE_LIMIT_PERIOD",
-] as const;
-type VarName = (typeof VAR_NAMES)[number];
-/** The vars as wrangler hands them over: strings, or JSON values when unquoted (./config-vars.ts). */
-export type ConfigVars = Partial<Record<VarName, unknown>>;
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
 const DEFAULT_MAX_BORROW_MS = 5;

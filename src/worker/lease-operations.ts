@@ -26,8 +26,9 @@ import { serviceError } from "./errors";
 import { spendAcquire } from "./lease-acquire-limit";
 import { MAX_ACQUIRE_PROBES, probeOrder, searchFreeWorkerId } from "./lease-search";
 import { leaseHashOf, newLeaseId } from "./lease-secret";
+import type { ObjectFailure } from "./object-answers";
+import type { LeaseStatusResult, ReleaseResult, SpanResult } from "./object-protocol";
 import { callObject, callSnowflake, refusalOf } from "./objects";
-import type { LeaseStatusResult, ObjectFailure, ReleaseResult, SpanResult } from "./snowflake-do";
 
 /** A grant and how many objects were asked for it (for the log line). */
 export interface Acquired {

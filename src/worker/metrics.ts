@@ -8,7 +8,7 @@
  *   // # TYPE edge_ids_ids_issued_total counter
  *   // edge_ids_ids_issued_total{worker_id="7"} 1200
  */
-import type { CatalogSnapshot } from "./catalog-do";
+import type { CatalogSnapshot } from "./object-protocol";
 
 /** `Content-Type` of the exposition format. */
 export const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";

@@ -7,16 +7,13 @@ import type { IssuedRuns } from "../ids/id-pool";
 import type { IdRun } from "../ids/snowflake";
 import type { Config } from "./config";
 import { serviceError } from "./errors";
+import type { ObjectFailure } from "./object-answers";
 import { callWithRetry } from "./object-answers";
+import type { IssueResult, SnowflakeStub } from "./object-protocol";
 import { placementFor } from "./placement";
-import type { IssueResult, ObjectFailure, SnowflakeWorker } from "./snowflake-do";
 
 /** The worker ID's object, created in its region (AUTO_REGIONS) if this is its first use. */
-function snowflakeStub(
-	env: Env,
-	config: Config,
-	workerId: number,
-): DurableObjectStub<SnowflakeWorker> {
+function snowflakeStub(env: Env, config: Config, workerId: number): SnowflakeStub {
 	const id = env.SNOWFLAKE.idFromName(String(workerId));
 	return env.SNOWFLAKE.get(id, placementFor(config, workerId));
 }
@@ -33,7 +30,7 @@ export async function callObject<T extends { ok: true } | ObjectFailure>(
 	env: Env,
 	config: Config,
 	workerId: number,
-	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
+	call: (stub: SnowflakeStub) => Promise<T>,
 ): Promise<T> {
 	return callWithRetry(
 		() => snowflakeStub(env, config, workerId),
@@ -48,7 +45,7 @@ export async function callSnowflake<T extends { ok: true } | ObjectFailure>(
 	env: Env,
 	config: Config,
 	workerId: number,
-	call: (stub: DurableObjectStub<SnowflakeWorker>) => Promise<T>,
+	call: (stub: SnowflakeStub) => Promise<T>,
 ): Promise<Extract<T, { ok: true }>> {
 	const result = await callObject(env, config, workerId, call);
 	if (result.ok) return result as Extract<T, { ok: true }>;

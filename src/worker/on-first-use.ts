@@ -10,7 +10,7 @@
  */
 let loading: Promise<typeof import("./first-use-modules")> | undefined;
 /** The chunk, imported once: later calls (every request of these routes) await the same promise. */
-const firstUse = () => {
+export const firstUse = () => {
 	loading ??= import("./first-use-modules");
 	return loading;
 };
@@ -26,35 +26,5 @@ export const docsPage = async () => (await firstUse()).docsPage;
 /** The OpenAPI document's text (110 KB), a chunk of its own: it shares no code, and one route reads it. */
 export const openApiDocument = () => import("./openapi/document.generated");
 
-/** What a sequence object needs once it is first called: its record and the sequence rules. */
-export const sequenceObjectModules = async () => (await firstUse()).sequenceBook;
 /** The sequence operations (create, next, reserve, advance, status), for the transports. */
 export const sequenceOperations = async () => (await firstUse()).sequenceOperations;
-
-/** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
-export async function objectModules() {
-	const { acquireBudget, leaseKeeper, workerIdStorage, objectHistory, objectMinutes } =
-		await firstUse();
-	const { takeAcquire } = acquireBudget;
-	const { LeaseKeeper } = leaseKeeper;
-	const { WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked } =
-		workerIdStorage;
-	return {
-		LeaseKeeper,
-		WorkerIdStorage,
-		claimNamespaceLayout,
-		storedLayoutOf,
-		storeLayoutChecked,
-		takeAcquire,
-		WorkerIdMinutes: objectMinutes.WorkerIdMinutes,
-		ObjectHistory: objectHistory.ObjectHistory,
-		mergeMinutes: objectHistory.mergeMinutes,
-	};
-}
-
-/** What the fleet catalog needs once it is first asked: its tables. */
-export async function catalogModules(): Promise<{
-	CatalogTables: typeof import("./catalog-tables").CatalogTables;
-}> {
-	return { CatalogTables: (await firstUse()).catalogTables.CatalogTables };
-}

@@ -16,9 +16,9 @@ import type { decodeContract } from "./contracts/forms";
 import type { blocksContract, snowflakeContract } from "./contracts/ids";
 import { decodeWith } from "./decode-options";
 import { refuseLeased } from "./lease-input";
+import type { StatsResult } from "./object-protocol";
 import { callSnowflake, issueBlock, issueRuns } from "./objects";
 import { autoSetFor, type CallerCf } from "./placement";
-import type { StatsResult } from "./snowflake-do";
 
 export type { SnowflakeBlocks, SnowflakeIds };
 

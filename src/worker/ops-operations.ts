@@ -10,7 +10,6 @@
 import type { FleetLeases, FleetStats, StatsHistory } from "../api";
 import { MINUTE_MS, minuteOf } from "../ids/minute-tally";
 import { catalogStub } from "./catalog";
-import type { FleetCatalog } from "./catalog-do";
 import type { Config } from "./config";
 import { leasedIds } from "./contracts/leases";
 import { limitsOf } from "./contracts/limits";
@@ -21,16 +20,13 @@ export { PROMETHEUS_TYPE } from "./metrics";
 
 import type { ContractInput } from "./contracts/fields";
 import { DEFAULT_HISTORY_MINUTES, type statsHistoryContract } from "./contracts/ops";
+import type { CatalogStub, HistoryResult } from "./object-protocol";
 import { callSnowflake } from "./objects";
-import type { HistoryResult } from "./snowflake-do";
 
 const YEAR_MS = 365.25 * 24 * 60 * 60_000;
 
 /** A call to the catalog; the platform's failure to reach it is `503 unavailable`. */
-async function fromCatalog<T>(
-	env: Env,
-	call: (catalog: DurableObjectStub<FleetCatalog>) => Promise<T>,
-): Promise<T> {
+async function fromCatalog<T>(env: Env, call: (catalog: CatalogStub) => Promise<T>): Promise<T> {
 	try {
 		return await call(catalogStub(env));
 	} catch (error) {

@@ -15,18 +15,10 @@ import type { SequenceStatus } from "../api";
 import type { Clock } from "../ids/clock";
 import type { SequenceSettingsView } from "../ids/sequences/settings";
 import { type ObjectFailure, objectFailure } from "./object-answers";
-import { sequenceObjectModules } from "./on-first-use";
+import { sequenceObjectModules } from "./object-parts";
+import type { CreateResult, IssuedResult, StatusResult } from "./object-protocol";
 import type { IssuedNumbers, SequenceBook } from "./sequence-book";
-import { workersClock } from "./snowflake-do";
-
-/** What `create` answers: `created` false when it existed with the same settings. */
-export type CreateResult = { ok: true; created: boolean; status: SequenceStatus } | ObjectFailure;
-
-/** What `next`, `reserve` and `segment` answer: consecutive numbers `first`..`last`. */
-export type IssuedResult = ({ ok: true } & IssuedNumbers) | ObjectFailure;
-
-/** What `advance` and `status` answer. */
-export type StatusResult = { ok: true; status: SequenceStatus } | ObjectFailure;
+import { workersClock } from "./workers-clock";
 
 export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */

@@ -9,7 +9,7 @@
  */
 import { serviceError } from "./errors";
 import { callWithRetry, type ObjectFailure } from "./object-answers";
-import type { SequenceObject } from "./sequence-do";
+import type { SequenceStub } from "./object-protocol";
 
 /**
  * The sequence's object's answer, or its refusal thrown. A call the platform marks
@@ -19,7 +19,7 @@ import type { SequenceObject } from "./sequence-do";
 export async function callSequence<T extends { ok: true } | ObjectFailure>(
 	env: Env,
 	name: string,
-	call: (stub: DurableObjectStub<SequenceObject>) => Promise<T>,
+	call: (stub: SequenceStub) => Promise<T>,
 ): Promise<Extract<T, { ok: true }>> {
 	const result = await callWithRetry(
 		() => env.SEQUENCES.get(env.SEQUENCES.idFromName(name)),

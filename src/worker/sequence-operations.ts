@@ -13,7 +13,7 @@ import type { SequenceNumbers, SequenceRange, SequenceStatus } from "../api";
 import type { Background } from "../ids/id-pool";
 import { numbersOf, type SequenceSettings, settingsView } from "../ids/sequences";
 import type { Config } from "./config";
-import type { CreateResult, IssuedResult, StatusResult } from "./sequence-do";
+import type { CreateResult, IssuedResult, StatusResult } from "./object-protocol";
 import { callSequence } from "./sequence-objects";
 import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
 

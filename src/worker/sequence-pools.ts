@@ -12,7 +12,7 @@
  */
 import { DEFAULT_POOL_STEP, type FetchRange, RangeBuffer } from "../ids/sequences";
 import type { Config } from "./config";
-import { workersClock } from "./snowflake-do";
+import { workersClock } from "./workers-clock";
 
 /**
  * Buffers an isolate keeps at most: each holds at most two segments (≤ POOL_MAX_SIZE

@@ -20,44 +20,18 @@ import { sameLeaseHash } from "./lease-secret";
 import { objectFailure as failure, type ObjectFailure } from "./object-answers";
 import type { ObjectHistory } from "./object-history";
 import type { WorkerIdMinutes } from "./object-minutes";
-import { objectModules } from "./on-first-use";
+import { objectModules } from "./object-parts";
+import type {
+	AcquireBudgetResult,
+	HistoryResult,
+	IssueResult,
+	LeaseStatusResult,
+	ReleaseResult,
+	SpanResult,
+	StatsResult,
+} from "./object-protocol";
 import type { WorkerIdStorage } from "./worker-id-storage";
-
-export type { ObjectFailure };
-
-/** What `issue` answers. */
-export type IssueResult =
-	/**
-	 * `layout`: the issuing object's layout fingerprint (absent from objects of
-	 * earlier versions); a Worker on another layout must not format the runs.
-	 */
-	{ ok: true; runs: IdRun[]; layout?: string } | ObjectFailure;
-
-/** An object's stats (`since`, ISO, is when counting began); counts once read survive restarts. */
-export type StatsResult = { ok: true; stats: SnowflakeStatsInfo } | ObjectFailure;
-
-/** What `acquireLease` and `renewLease` answer: the span, under the object's layout. */
-export type SpanResult = { ok: true; span: GrantedSpan; layout: string } | ObjectFailure;
-
-/** What `releaseLease` answers. */
-export type ReleaseResult = { ok: true } | ObjectFailure;
-
-/** What `takeAcquire` answers: taken, or the whole seconds until the caller may acquire again. */
-export type AcquireBudgetResult = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-/** What `leaseStatus` answers (never the lease's hash). */
-export type LeaseStatusResult =
-	| { ok: true; status: LeaseView & { serverNowMs: number }; layout: string }
-	| ObjectFailure;
-
-/** What `history` answers: the worker ID's minutes, stored and not yet stored, oldest first. */
-export type HistoryResult = { ok: true; minutes: MinuteCounts[] } | ObjectFailure;
-
-/** Date.now() is frozen while a deployed Worker runs: waiting is a timer, never a spin. */
-export const workersClock: Clock = {
-	now: () => Date.now(),
-	sleep: (ms) => scheduler.wait(ms),
-};
+import { workersClock } from "./workers-clock";
 
 /**
  * One instance per Snowflake worker ID (named by it), the only place that worker

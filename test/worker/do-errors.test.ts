@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
 import { configFrom } from "../../src/worker/config";
+import type { IssueResult } from "../../src/worker/object-protocol";
 import { snowflakeIds } from "../../src/worker/operations";
 import { IdService } from "../../src/worker/rpc";
-import type { IssueResult } from "../../src/worker/snowflake-do";
 import { fetchApp } from "../shared/fetch-app";
 import { captureErrorLog } from "./helpers";
 

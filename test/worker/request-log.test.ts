@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { configFrom } from "../../src/worker/config";
 import type { RequestLogLine } from "../../src/worker/middleware/request-log";
-import type { IssueResult } from "../../src/worker/snowflake-do";
+import type { IssueResult } from "../../src/worker/object-protocol";
 import { envWith, fetchApp } from "../shared/fetch-app";
 
 const TOKEN = "request-log-test-token-abcdef";

@@ -19,8 +19,8 @@ for (const stream of [process.stdout, process.stderr]) {
 
 export default defineConfig({
 	test: {
-		// Every request and RPC call writes one JSON log line (src/worker/middleware/
-		// request-log.ts, src/worker/rpc-call.ts); the log tests assert them, the rest
+		// Every request and RPC call writes one JSON log line (src/worker/http/middleware/
+		// request-log.ts, src/worker/rpc/rpc-call.ts); the log tests assert them, the rest
 		// would only be noise.
 		onConsoleLog: (log) => !log.startsWith('{"requestId"') && !log.startsWith('{"rpc"'),
 		projects: [

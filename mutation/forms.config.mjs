@@ -4,15 +4,13 @@ import { area } from "./base.mjs";
 export default area(
 	"forms",
 	[
-		"src/ids/**/*.ts",
-		"!src/ids/snowflake*.ts",
-		"!src/ids/clock.ts",
-		"!src/ids/id-pool.ts",
-		"!src/ids/blocks.ts",
-		"!src/ids/id-bounds.ts",
-		"!src/ids/lease-*.ts",
-		"!src/ids/held-lease.ts",
-		"!src/ids/server-clock.ts",
+		"src/ids/forms/**/*.ts",
+		"src/ids/snowflake/layout.ts",
+		"src/ids/ranges/iso-time.ts",
+		"src/ids/pools/worker-id-set.ts",
+		"src/ids/field-rules.ts",
+		"src/ids/errors.ts",
+		"src/ids/random.ts",
 	],
 	86,
 	{

@@ -1,8 +1,4 @@
 /** Worker-ID leases: the service's rules and keeper, and the holder (whatever files it spans). */
 import { area } from "./base.mjs";
 
-export default area(
-	"leases",
-	["src/ids/lease-*.ts", "src/ids/held-lease.ts", "src/ids/server-clock.ts"],
-	91,
-);
+export default area("leases", ["src/ids/leases/**/*.ts"], 91);

@@ -3,6 +3,6 @@ import { area } from "./base.mjs";
 
 export default area(
 	"pools",
-	["src/ids/id-pool.ts", "src/ids/blocks.ts", "src/ids/id-bounds.ts"],
+	["src/ids/pools/id-pool.ts", "src/ids/snowflake/blocks.ts", "src/ids/ranges/id-bounds.ts"],
 	100,
 );

@@ -1,5 +1,5 @@
 /**
- * The Worker's Snowflake object and its storage (src/worker/snowflake-do.ts,
+ * The Worker's Snowflake object and its storage (src/worker/object/snowflake-worker.ts,
  * worker-id-storage.ts: the mark, the life token, restarts, the lease record), mutated
  * against the workerd test files that drive that object (vitest project worker, narrowed by
  * MUTATION_TESTS): `npm run test:mutation:worker-object`. The part of the Worker a
@@ -28,7 +28,7 @@ process.env.MUTATION_TESTS ??= [
 export default area(
 	"worker-object",
 	// snowflake-do.ts belongs here too; its run did not fit the time yet (docs/TESTING.md).
-	["src/worker/worker-id-storage.ts"],
+	["src/worker/object/worker-id-storage.ts"],
 	70,
 	{ ignoreStatic: true, timeoutMS: 20_000 },
 );

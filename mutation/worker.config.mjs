@@ -18,11 +18,11 @@ export default area(
 	"worker",
 	[
 		"src/worker/**/*.ts",
-		"!src/worker/openapi/**",
-		"!src/worker/routes/docs.ts",
-		"!src/worker/routes/docs-page.ts",
+		"!src/worker/http/openapi/**",
+		"!src/worker/http/routes/docs.ts",
+		"!src/worker/pages/docs-page.ts",
 		"!src/worker/env.d.ts",
-		"!src/worker/app-env.ts",
+		"!src/worker/http/app-env.ts",
 	],
 	null,
 	{

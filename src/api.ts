@@ -5,15 +5,15 @@
  * one definition.
  */
 
-import type { SnowflakeBlock } from "./ids/blocks";
-import type { DecodedId, DecodeFormat } from "./ids/decode";
 import type { IdErrorCode } from "./ids/errors";
-import type { DecodedForeign, PresetName } from "./ids/foreign-layouts";
-import type { BoundsKind } from "./ids/id-bounds";
-import type { SnowflakeLayout } from "./ids/layout";
+import type { DecodedId, DecodeFormat } from "./ids/forms/decode";
+import type { DecodedForeign, PresetName } from "./ids/forms/foreign-layouts";
+import type { BoundsKind } from "./ids/ranges/id-bounds";
 import type { SequenceSettingsView } from "./ids/sequences/settings";
-import type { SnowflakeStats } from "./ids/snowflake";
-import type { SnowflakeFormat } from "./ids/snowflake-base32";
+import type { SnowflakeFormat } from "./ids/snowflake/base32";
+import type { SnowflakeBlock } from "./ids/snowflake/blocks";
+import type { SnowflakeStats } from "./ids/snowflake/generator";
+import type { SnowflakeLayout } from "./ids/snowflake/layout";
 import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./ops-api";
 
 export type * from "./ops-api";
@@ -206,7 +206,7 @@ export interface SequenceStatus {
 	step?: number;
 }
 
-/** A Cloudflare Durable Object location hint (the Worker lists them in src/worker/regions.ts). */
+/** A Cloudflare Durable Object location hint (the Worker lists them in src/worker/config/regions.ts). */
 export type LocationHint = "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
 
 /** Degrees: latitude in [-90, 90], longitude in [-180, 180]. */
@@ -350,7 +350,7 @@ export interface LeaseState {
 /**
  * The RPC methods of the service's `IdService` entrypoint, as plain types (no
  * Workers types), so that a caller outside this repository can type its binding.
- * `IdService` (src/worker/rpc.ts) implements it, the lease methods included. A
+ * `IdService` (src/worker/rpc/id-service.ts) implements it, the lease methods included. A
  * failure rejects with an Error whose message starts with its code (`idErrorCode`
  * reads it); call through `idService(env.IDS)` (edge-ids/client, `SettledRpc`) so
  * that it rejects in the caller only.

@@ -21,10 +21,10 @@ import { monotonicFactory as ulidMonotonic } from "ulid";
 import { monotonicFactory as ulidxMonotonic } from "ulidx";
 import { v7 as uuidV7 } from "uuid";
 import { type Clock, systemClock } from "../../src/ids/clock";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
-import { UlidFactory } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { UlidFactory } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { SnowflakeGenerator } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 // snowflake-id ships no types; its CommonJS module exports the class as `default`.
 const require = createRequire(import.meta.url);

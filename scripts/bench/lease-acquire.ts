@@ -1,8 +1,8 @@
 /**
  * npm run bench:lease-acquire — how many objects an acquire without a worker ID
  * asks (probes), and how often it finds none though one is free, by how full
- * LEASE_WORKER_IDS is. It runs the service's own search (src/worker/lease-search.ts)
- * against the core's objects (src/ids/lease-keeper.ts, one per worker ID) on a
+ * LEASE_WORKER_IDS is. It runs the service's own search (src/worker/operations/lease-search.ts)
+ * against the core's objects (src/ids/leases/keeper.ts, one per worker ID) on a
  * virtual clock: the probes are exact, the time is not measured (in production each
  * probe is one round trip to that worker ID's object).
  *
@@ -21,15 +21,15 @@
  */
 import { parseArgs } from "node:util";
 import type { Clock } from "../../src/ids/clock";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { LeaseKeeper } from "../../src/ids/lease-keeper";
+import { LeaseKeeper } from "../../src/ids/leases/keeper";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import {
 	MAX_ACQUIRE_PROBES,
 	PREFERRED_LEAD_MS,
 	type ProbeAnswer,
 	probeOrder,
 	searchFreeWorkerId,
-} from "../../src/worker/lease-search";
+} from "../../src/worker/operations/lease-search";
 
 const { values } = parseArgs({
 	options: {

@@ -1,7 +1,7 @@
 /**
  * npm run openapi — writes the OpenAPI document the Worker serves at /openapi.json
- * (src/worker/openapi/document.generated.ts) from the routes' operations
- * (src/worker/openapi/document.ts): the Worker serves the text and builds no schema,
+ * (src/worker/http/openapi/document.generated.ts) from the routes' operations
+ * (src/worker/http/openapi/document.ts): the Worker serves the text and builds no schema,
  * so neither zod nor zod-to-openapi is in its bundle. Run it after changing a route,
  * its inputs or its answers; `npm run check` runs `--check`, which fails when the
  * file is not what the routes describe.
@@ -15,18 +15,18 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({ options: { check: { type: "boolean", default: false } } });
-const GENERATED = resolve("src/worker/openapi/document.generated.ts");
+const GENERATED = resolve("src/worker/http/openapi/document.generated.ts");
 
 // Imported by path: the Worker's code is type-checked with its own (Workers) types.
 const { generatedModule } = (await import(
-	pathToFileURL(resolve("src/worker/openapi/document.ts")).href
+	pathToFileURL(resolve("src/worker/http/openapi/document.ts")).href
 )) as { generatedModule: () => string };
 const text = generatedModule();
 
 if (values.check) {
 	if (readFileSync(GENERATED, "utf8") !== text) {
 		console.error(
-			"openapi: src/worker/openapi/document.generated.ts is not the document the routes describe; run `npm run openapi`",
+			"openapi: src/worker/http/openapi/document.generated.ts is not the document the routes describe; run `npm run openapi`",
 		);
 		process.exit(1);
 	}

@@ -66,20 +66,20 @@ if (missing.length > 0) {
 // Sources a new isolate must not compile at startup (each behind src/worker/on-first-use.ts):
 // a static import of one of them from the entry's modules would undo the split quietly.
 const FIRST_USE_ONLY = [
-	"src/ids/snowflake.ts",
-	"src/ids/lease-keeper.ts",
-	"src/worker/operations.ts",
-	"src/worker/lease-operations.ts",
-	"src/worker/forms.ts",
-	"src/worker/worker-id-storage.ts",
-	"src/worker/ops-operations.ts",
-	"src/worker/metrics.ts",
-	"src/worker/catalog-tables.ts",
-	"src/worker/object-history.ts",
-	"src/worker/object-minutes.ts",
+	"src/ids/snowflake/generator.ts",
+	"src/ids/leases/keeper.ts",
+	"src/worker/operations/snowflake.ts",
+	"src/worker/operations/leases.ts",
+	"src/worker/operations/forms-and-ranges.ts",
+	"src/worker/object/worker-id-storage.ts",
+	"src/worker/operations/fleet.ts",
+	"src/worker/operations/prometheus.ts",
+	"src/worker/object/catalog-tables.ts",
+	"src/worker/object/history.ts",
+	"src/worker/object/minutes.ts",
 	"src/ids/minute-tally.ts",
-	"src/worker/routes/docs-page.ts",
-	"src/worker/openapi/document.generated.ts",
+	"src/worker/pages/docs-page.ts",
+	"src/worker/http/openapi/document.generated.ts",
 ];
 const distDir = dirname(entry);
 const loadedEarly = [...startup].flatMap((path) => {

@@ -4,7 +4,7 @@
  * so that a second server on the same state refuses to start and says why. Two
  * servers on one state directory would each run a live instance of every worker
  * ID's object, and those could issue the same IDs. (The objects guard themselves
- * too, src/worker/snowflake-do.ts: an instance another one took over stops.)
+ * too, src/worker/object/snowflake-worker.ts: an instance another one took over stops.)
  *
  * The lock is a file in the state directory naming the process that holds it; a
  * lock whose process is gone (a crash, `kill -9`) is taken over.

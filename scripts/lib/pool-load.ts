@@ -5,7 +5,7 @@
  * (the time it arrived minus the time its tick began).
  */
 import autocannon from "autocannon";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 

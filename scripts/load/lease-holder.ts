@@ -32,7 +32,7 @@ import {
 	idRetryAfter,
 	idsClient,
 } from "../../src/client/index";
-import { SnowflakeLayout } from "../../src/ids/layout";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 
 const { values: args } = parseArgs({
 	options: {

@@ -6,7 +6,7 @@
  * a block across many ticks is one run. The texts are parsed here on purpose,
  * not with src/ids: the run is a black box checked by an independent reading.
  */
-import type { SnowflakeLayout } from "../../src/ids/layout";
+import type { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 
 /** What `GET /layout` answers (only its shape is taken from src/ids). */
 export type Layout = ReturnType<SnowflakeLayout["toJSON"]>;

@@ -77,7 +77,7 @@ import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "../api";
-export type { LeaseHolderStats } from "../ids/lease-holder";
+export type { LeaseHolderStats } from "../ids/leases/holder/lease-holder";
 export {
 	type ClientErrorCode,
 	IdsError,

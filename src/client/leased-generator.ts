@@ -18,8 +18,8 @@
  */
 import type { LeaseRpc } from "../api";
 import { systemClock } from "../ids/clock";
-import { LeaseHolder, type LeaseHolderStats } from "../ids/lease-holder";
-import type { LeaseSource } from "../ids/lease-source";
+import { LeaseHolder, type LeaseHolderStats } from "../ids/leases/holder/lease-holder";
+import type { LeaseSource } from "../ids/leases/holder/lease-source";
 import { IdsError } from "./errors";
 import { sleepUnlessAborted } from "./retry";
 

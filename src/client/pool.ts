@@ -1,6 +1,6 @@
 /**
  * A pool of Snowflake IDs in the consumer: the service's own per-isolate pool
- * (src/ids/id-pool.ts: fresh within `maxAgeMs`, adaptive, one refill in flight,
+ * (src/ids/pools/id-pool.ts: fresh within `maxAgeMs`, adaptive, one refill in flight,
  * direct call on a failed refill), refilled from blocks, so most IDs cost no
  * call at all. Over an `IdService` binding or the HTTP client:
  *
@@ -21,11 +21,11 @@
  * call reads again, so one lost answer cannot wedge a pool kept in module state.
  */
 import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "../api";
-import { runsOfBlocks } from "../ids/blocks";
 import { describeValue, IdError } from "../ids/errors";
-import { type Background, IdPool, type IssuedRuns } from "../ids/id-pool";
-import { type LayoutConfig, SnowflakeLayout } from "../ids/layout";
-import { formatRuns } from "../ids/snowflake";
+import { type Background, IdPool, type IssuedRuns } from "../ids/pools/id-pool";
+import { runsOfBlocks } from "../ids/snowflake/blocks";
+import { formatRuns } from "../ids/snowflake/generator";
+import { type LayoutConfig, SnowflakeLayout } from "../ids/snowflake/layout";
 import { checkTimeoutMs, startDeadline } from "./deadline";
 
 /** What the pool refills from: an `IdService` binding and `idsClient` both have these methods. */

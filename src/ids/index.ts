@@ -21,8 +21,9 @@
  * const [id] = await snowflakes.next(1);
  * ```
  */
-export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./blocks";
+
 export { type Clock, systemClock } from "./clock";
+export { IdError, type IdErrorCode } from "./errors";
 export {
 	DECODE_FORMATS,
 	type DecodedId,
@@ -34,8 +35,7 @@ export {
 	decodeId,
 	decodeSnowflake,
 	decodeSnowflakeBase32,
-} from "./decode";
-export { IdError, type IdErrorCode } from "./errors";
+} from "./forms/decode";
 export {
 	customLayout,
 	DECODE_PRESETS,
@@ -43,7 +43,41 @@ export {
 	decodeForeign,
 	type ForeignLayout,
 	PRESET_NAMES,
-} from "./foreign-layouts";
+} from "./forms/foreign-layouts";
+export {
+	checkPrefix,
+	decodeTypeId,
+	formatTypeId,
+	isValidPrefix,
+	type ParsedTypeId,
+	parseTypeId,
+	TypeIdFactory,
+} from "./forms/typeid";
+export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./forms/ulid";
+export { parseUuid, uuidV7Timestamp } from "./forms/uuid";
+export { UuidV7Factory } from "./forms/uuidv7";
+export {
+	DEFAULT_LEASE_BORROW_MS,
+	DEFAULT_LEASE_WAIT_MS,
+	LeaseHolder,
+	type LeaseHolderOptions,
+	type LeaseHolderStats,
+} from "./leases/holder/lease-holder";
+export type {
+	LeaseGrantFields,
+	LeaseHolderErrorCode,
+	LeaseRefFields,
+	LeaseSource,
+} from "./leases/holder/lease-source";
+export { ServerClock } from "./leases/holder/server-clock";
+export {
+	type IdBlock,
+	IdPool,
+	type IdPoolOptions,
+	type IdPoolStats,
+	type IssuedRuns,
+} from "./pools/id-pool";
+export { type WorkerIdRange, WorkerIdSet } from "./pools/worker-id-set";
 export {
 	BOUNDS_KINDS,
 	type BoundsKind,
@@ -52,41 +86,7 @@ export {
 	idBounds,
 	readTime,
 	type TimeInput,
-} from "./id-bounds";
-export {
-	type IdBlock,
-	IdPool,
-	type IdPoolOptions,
-	type IdPoolStats,
-	type IssuedRuns,
-} from "./id-pool";
-export {
-	type LayoutConfig,
-	type SnowflakeFields,
-	SnowflakeLayout,
-	splitTwitterWorkerId,
-	TWITTER_LAYOUT,
-} from "./layout";
-export {
-	DEFAULT_LEASE_BORROW_MS,
-	DEFAULT_LEASE_WAIT_MS,
-	LeaseHolder,
-	type LeaseHolderOptions,
-	type LeaseHolderStats,
-} from "./lease-holder";
-export type {
-	LeaseGrantFields,
-	LeaseHolderErrorCode,
-	LeaseRefFields,
-	LeaseSource,
-} from "./lease-source";
-export { ServerClock } from "./server-clock";
-export {
-	type IdRun,
-	SnowflakeGenerator,
-	type SnowflakeGeneratorOptions,
-	type SnowflakeStats,
-} from "./snowflake";
+} from "./ranges/id-bounds";
 export {
 	formatRunsAs,
 	type ParsedSnowflakeText,
@@ -98,18 +98,19 @@ export {
 	snowflakeText,
 	snowflakeTextForm,
 	snowflakeToBase32,
-} from "./snowflake-base32";
-export { formatRuns } from "./snowflake-text";
+} from "./snowflake/base32";
+export { expandBlocks, runsOfBlocks, type SnowflakeBlock } from "./snowflake/blocks";
+export { formatRuns } from "./snowflake/decimal";
 export {
-	checkPrefix,
-	decodeTypeId,
-	formatTypeId,
-	isValidPrefix,
-	type ParsedTypeId,
-	parseTypeId,
-	TypeIdFactory,
-} from "./typeid";
-export { type DecodedUlid, decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "./ulid";
-export { parseUuid, uuidV7Timestamp } from "./uuid";
-export { UuidV7Factory } from "./uuidv7";
-export { type WorkerIdRange, WorkerIdSet } from "./worker-id-set";
+	type IdRun,
+	SnowflakeGenerator,
+	type SnowflakeGeneratorOptions,
+	type SnowflakeStats,
+} from "./snowflake/generator";
+export {
+	type LayoutConfig,
+	type SnowflakeFields,
+	SnowflakeLayout,
+	splitTwitterWorkerId,
+	TWITTER_LAYOUT,
+} from "./snowflake/layout";

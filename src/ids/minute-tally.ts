@@ -10,7 +10,7 @@
  *   tally.refused("overloaded", now);           // a call refused
  *   const done = tally.takeClosed(now, generator.stats()); // the minutes over, to store
  */
-import type { SnowflakeCounters } from "./snowflake-options";
+import type { SnowflakeCounters } from "./snowflake/options";
 
 /** One minute of one worker ID (or of the fleet). */
 export interface MinuteCounts {

@@ -2,10 +2,10 @@
  * Which bits of an ID hold which field: pure functions over the ID's value, with
  * the layouts taken from the ID core (no DOM), so they are unit-tested in Node.
  */
-import type { ForeignLayout } from "../ids/foreign-layouts";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/layout";
-import { ulidToUuid } from "../ids/ulid";
-import { COUNTER_LOW_BITS } from "../ids/uuidv7";
+import type { ForeignLayout } from "../ids/forms/foreign-layouts";
+import { ulidToUuid } from "../ids/forms/ulid";
+import { COUNTER_LOW_BITS } from "../ids/forms/uuidv7";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../ids/snowflake/layout";
 
 /** Inclusive bit positions, most significant first: `[hi, lo]`. */
 export type BitRange = readonly [hi: number, lo: number];

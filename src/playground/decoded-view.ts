@@ -1,6 +1,6 @@
 /** Renders a decoded ID: its fields as a list, then its bits as a strip and a table. */
-import type { ForeignLayout } from "../ids/foreign-layouts";
-import type { LayoutConfig } from "../ids/layout";
+import type { ForeignLayout } from "../ids/forms/foreign-layouts";
+import type { LayoutConfig } from "../ids/snowflake/layout";
 import {
 	type BitField,
 	binary,

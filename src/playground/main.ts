@@ -2,7 +2,7 @@
  * The playground's script: generate IDs, copy them, decode any ID into its fields
  * and bits. Every call goes to this service's own routes (same origin).
  */
-import { DECODE_PRESETS, PRESET_NAMES, type PresetName } from "../ids/foreign-layouts";
+import { DECODE_PRESETS, PRESET_NAMES, type PresetName } from "../ids/forms/foreign-layouts";
 import { ApiError, api, errorBox } from "./api";
 import { type Decoded, kindName, renderDecoded } from "./decoded-view";
 import { byId, copyText, el, flashCopied, relative } from "./dom";

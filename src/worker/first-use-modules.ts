@@ -6,16 +6,16 @@
  * startup costs about half a millisecond beside its code (docs/PERFORMANCE.md, "Startup").
  */
 
-export * as acquireBudget from "../ids/acquire-budget";
-export * as leaseKeeper from "../ids/lease-keeper";
-export * as catalogTables from "./catalog-tables";
-export * as formOperations from "./forms";
-export * as leaseOperations from "./lease-operations";
-export * as objectHistory from "./object-history";
-export * as objectMinutes from "./object-minutes";
-export * as snowflakeOperations from "./operations";
-export * as opsOperations from "./ops-operations";
-export * as docsPage from "./routes/docs-page";
-export * as sequenceBook from "./sequence-book";
-export * as sequenceOperations from "./sequence-operations";
-export * as workerIdStorage from "./worker-id-storage";
+export * as acquireBudget from "../ids/leases/acquire-budget";
+export * as leaseKeeper from "../ids/leases/keeper";
+export * as catalogTables from "./object/catalog-tables";
+export * as objectHistory from "./object/history";
+export * as objectMinutes from "./object/minutes";
+export * as sequenceBook from "./object/sequence-book";
+export * as workerIdStorage from "./object/worker-id-storage";
+export * as opsOperations from "./operations/fleet";
+export * as formOperations from "./operations/forms-and-ranges";
+export * as leaseOperations from "./operations/leases";
+export * as sequenceOperations from "./operations/sequences";
+export * as snowflakeOperations from "./operations/snowflake";
+export * as docsPage from "./pages/docs-page";

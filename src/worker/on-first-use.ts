@@ -19,12 +19,10 @@ export const snowflakeOperations = async () => (await firstUse()).snowflakeOpera
 export const formOperations = async () => (await firstUse()).formOperations;
 export const leaseOperations = async () => (await firstUse()).leaseOperations;
 /** The fleet listings, history and metrics (`/leases`, `/stats`, `/metrics`). */
-export const opsOperations = async (): Promise<typeof import("./ops-operations")> =>
+export const opsOperations = async (): Promise<typeof import("./operations/fleet")> =>
 	(await firstUse()).opsOperations;
 /** The `/docs` page and its CSP. */
 export const docsPage = async () => (await firstUse()).docsPage;
-/** The OpenAPI document's text (110 KB), a chunk of its own: it shares no code, and one route reads it. */
-export const openApiDocument = () => import("./openapi/document.generated");
 
 /** The sequence operations (create, next, reserve, advance, status), for the transports. */
 export const sequenceOperations = async () => (await firstUse()).sequenceOperations;

@@ -1,7 +1,7 @@
 /**
  * What one request or RPC call's log line says about what it asked for and how it
- * was served, shared by both transports' loggers (./middleware/request-log.ts for
- * HTTP, ./rpc-call.ts for RPC), so neither imports the other.
+ * was served, shared by both transports' loggers (./http/middleware/request-log.ts for
+ * HTTP, ./rpc/rpc-call.ts for RPC), so neither imports the other.
  */
 /** What a handler may add to its request's log line. */
 export interface RequestNote {

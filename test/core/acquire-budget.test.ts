@@ -1,7 +1,7 @@
-/** The per-caller budget of lease acquires (src/ids/acquire-budget.ts) on scripted clock readings. */
+/** The per-caller budget of lease acquires (src/ids/leases/acquire-budget.ts) on scripted clock readings. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AcquireBucket, takeAcquire } from "../../src/ids/acquire-budget";
+import { type AcquireBucket, takeAcquire } from "../../src/ids/leases/acquire-budget";
 
 /** Takes `count` acquires at `now`, answering how many were granted and the bucket after. */
 function takeMany(

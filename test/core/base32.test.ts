@@ -11,7 +11,7 @@ import {
 	findInvalidDigit,
 	incrementBase32,
 	MAX_TIMESTAMP_MS,
-} from "../../src/ids/base32";
+} from "../../src/ids/forms/crockford";
 import { bigOf, expectIdError, SPEC_ALPHABET, toBase32 } from "./oracle";
 
 describe("digit table", () => {

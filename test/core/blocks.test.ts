@@ -1,11 +1,11 @@
 /**
- * Blocks `{first, count}` (src/ids/blocks.ts): one per run, read back into the same runs,
+ * Blocks `{first, count}` (src/ids/snowflake/blocks.ts): one per run, read back into the same runs,
  * expanded into the same IDs; a block that is not a decimal first ID and a positive count,
  * or that crosses a tick, is refused with `invalid_id` naming it.
  */
 import { describe, expect, it } from "vitest";
-import { blocksOfRuns, expandBlocks, runsOfBlocks } from "../../src/ids/blocks";
-import { formatRuns } from "../../src/ids/snowflake";
+import { blocksOfRuns, expandBlocks, runsOfBlocks } from "../../src/ids/snowflake/blocks";
+import { formatRuns } from "../../src/ids/snowflake/generator";
 import { layout } from "./snowflake-setup";
 
 const RUNS = [

@@ -6,9 +6,9 @@
  * numbers again the generator goes on strictly above everything it issued.
  */
 import { describe, expect, it } from "vitest";
-import { TypeIdFactory } from "../../src/ids/typeid";
-import { UlidFactory } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { TypeIdFactory } from "../../src/ids/forms/typeid";
+import { UlidFactory } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
 import { FrozenClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing, expectTextIncreasing } from "../shared/order";
 import { ids as poolIds, setup } from "./pool-setup";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { decodeId } from "../../src/ids/forms/decode";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 const twitter = new SnowflakeLayout(TWITTER_LAYOUT);
 

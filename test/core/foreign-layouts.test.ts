@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
+import { decodeId } from "../../src/ids/forms/decode";
 import {
 	customLayout,
 	DECODE_PRESETS,
 	decodeForeign,
 	type ForeignLayout,
-} from "../../src/ids/foreign-layouts";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+} from "../../src/ids/forms/foreign-layouts";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { DISCORD_EXAMPLE } from "../shared/spec-vectors";
 
 describe("decoding other systems' IDs", () => {

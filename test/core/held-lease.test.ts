@@ -4,9 +4,9 @@
  * the holder's wait for its calls in flight ends.
  */
 import { describe, expect, it } from "vitest";
-import { HeldLease, type SpanGeneratorSettings } from "../../src/ids/held-lease";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { ServerClock } from "../../src/ids/server-clock";
+import { HeldLease, type SpanGeneratorSettings } from "../../src/ids/leases/holder/held-lease";
+import { ServerClock } from "../../src/ids/leases/holder/server-clock";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { grant, leaseLayout } from "./lease-script";
 
 const layout = new SnowflakeLayout(leaseLayout);

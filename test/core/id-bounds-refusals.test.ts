@@ -10,8 +10,8 @@ import {
 	idBounds,
 	readTime,
 	TIME_RULE,
-} from "../../src/ids/id-bounds";
-import { MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+} from "../../src/ids/ranges/id-bounds";
+import { MAX_DATE_MS, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 function refusal(call: () => unknown): IdError {
 	try {

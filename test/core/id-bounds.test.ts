@@ -4,14 +4,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
-import { type BoundsKind, idBounds, readTime } from "../../src/ids/id-bounds";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
-import { snowflakeToBase32 } from "../../src/ids/snowflake-base32";
-import { TypeIdFactory } from "../../src/ids/typeid";
-import { UlidFactory } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { decodeId } from "../../src/ids/forms/decode";
+import { TypeIdFactory } from "../../src/ids/forms/typeid";
+import { UlidFactory } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { type BoundsKind, idBounds, readTime } from "../../src/ids/ranges/id-bounds";
+import { snowflakeToBase32 } from "../../src/ids/snowflake/base32";
+import { SnowflakeGenerator } from "../../src/ids/snowflake/generator";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { FrozenClock } from "../shared/fake-clock";
 
 const LAYOUTS: Record<string, LayoutConfig> = {

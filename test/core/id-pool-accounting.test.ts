@@ -5,7 +5,7 @@
  * out exactly IDs a refill delivered, in order, never one more.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { IssuedRuns } from "../../src/ids/id-pool";
+import type { IssuedRuns } from "../../src/ids/pools/id-pool";
 import { ids, setup, ticks } from "./pool-setup";
 import { layout } from "./snowflake-setup";
 

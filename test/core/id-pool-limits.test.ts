@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeValue } from "../../src/ids/errors";
-import type { IssuedRuns } from "../../src/ids/id-pool";
+import type { IssuedRuns } from "../../src/ids/pools/id-pool";
 import { ids, setup } from "./pool-setup";
 import { layout } from "./snowflake-setup";
 

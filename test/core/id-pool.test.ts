@@ -5,7 +5,7 @@ import {
 	expandBlocks,
 	runsOfBlocks,
 	type SnowflakeBlock,
-} from "../../src/ids/blocks";
+} from "../../src/ids/snowflake/blocks";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { ids, setup, ticks } from "./pool-setup";
 import { layout } from "./snowflake-setup";

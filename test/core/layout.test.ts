@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
+import { formatRuns } from "../../src/ids/snowflake/generator";
 import {
 	MAX_DATE_MS,
 	SnowflakeLayout,
 	splitTwitterWorkerId,
 	TWITTER_LAYOUT,
-} from "../../src/ids/layout";
-import { formatRuns } from "../../src/ids/snowflake";
+} from "../../src/ids/snowflake/layout";
 
 const twitter = new SnowflakeLayout(TWITTER_LAYOUT);
 

@@ -4,9 +4,9 @@
  * sends, and a holder on a host without process IDs.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { LeaseHolder } from "../../src/ids/lease-holder";
-import type { LeaseGrantFields } from "../../src/ids/lease-source";
+import { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
+import type { LeaseGrantFields } from "../../src/ids/leases/holder/lease-source";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { grant, leaseLayout, leaseLost, ScriptedSource } from "./lease-script";
 import { SimProcess, SimTime, settle } from "./lease-sim";
 

@@ -14,8 +14,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import type { LeaseHolder } from "../../src/ids/lease-holder";
+import type { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { KeeperService, type SpanRecord } from "./lease-keeper-service";
 import { type Received, SimNetwork } from "./lease-network";
 import { leaseLayout } from "./lease-script";

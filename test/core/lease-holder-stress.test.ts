@@ -5,8 +5,8 @@
  * and calls queued behind one that waits at the span's end on a busy event loop.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import type { LeaseHolder } from "../../src/ids/lease-holder";
+import type { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { grant, leaseLayout, ScriptedSource } from "./lease-script";
 import { SimProcess, SimTime, settle } from "./lease-sim";

@@ -4,9 +4,9 @@
  * the span's end, and what it does on lease_lost, close and abort.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { LeaseHolder } from "../../src/ids/lease-holder";
-import type { LeaseGrantFields } from "../../src/ids/lease-source";
+import { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
+import type { LeaseGrantFields } from "../../src/ids/leases/holder/lease-source";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { grant, leaseLayout, leaseLost, refusal, ScriptedSource } from "./lease-script";
 import { SimProcess, SimTime, settle } from "./lease-sim";

@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LeaseAnswer, LeaseKeeper } from "../../src/ids/lease-keeper";
+import type { LeaseAnswer, LeaseKeeper } from "../../src/ids/leases/keeper";
 import { FrozenClock } from "../shared/fake-clock";
 import { bootKeeper, MemoryStore, SPAN_MS } from "./lease-setup";
 

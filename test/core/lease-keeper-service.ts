@@ -1,10 +1,10 @@
 /**
  * The service side of the lease simulation, made of the service's own core: one
- * `LeaseKeeper` (src/ids/lease-keeper.ts, the allocation rules of
- * src/ids/lease-rules.ts) per worker ID of a small LEASE_WORKER_IDS range, each
+ * `LeaseKeeper` (src/ids/leases/keeper.ts, the allocation rules of
+ * src/ids/leases/span-rules.ts) per worker ID of a small LEASE_WORKER_IDS range, each
  * over an in-memory store that a restart boots a new keeper from, as an object's
  * storage; an acquire without a worker ID runs the service's own search
- * (src/worker/lease-search.ts). Only the Worker's wrapping is left out: leaseIds
+ * (src/worker/operations/lease-search.ts). Only the Worker's wrapping is left out: leaseIds
  * are plain names, stored as themselves instead of their SHA-256.
  *
  * The clock is the simulation's true time plus `offsetMs`, which tests step either
@@ -13,11 +13,11 @@
  */
 import type { Clock } from "../../src/ids/clock";
 import { IdError } from "../../src/ids/errors";
-import type { LayoutConfig, SnowflakeLayout } from "../../src/ids/layout";
-import { type GrantedSpan, type LeaseAnswer, LeaseKeeper } from "../../src/ids/lease-keeper";
-import type { LeaseRecord } from "../../src/ids/lease-rules";
-import type { LeaseGrantFields } from "../../src/ids/lease-source";
-import { searchFreeWorkerId } from "../../src/worker/lease-search";
+import type { LeaseGrantFields } from "../../src/ids/leases/holder/lease-source";
+import { type GrantedSpan, type LeaseAnswer, LeaseKeeper } from "../../src/ids/leases/keeper";
+import type { LeaseRecord } from "../../src/ids/leases/span-rules";
+import type { LayoutConfig, SnowflakeLayout } from "../../src/ids/snowflake/layout";
+import { searchFreeWorkerId } from "../../src/worker/operations/lease-search";
 import type { SimTime } from "./lease-sim";
 
 export interface SpanRecord {

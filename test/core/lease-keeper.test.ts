@@ -4,7 +4,7 @@
  * from what was persisted. Clock readings are ticks (epoch 0, 1 ms).
  */
 import { describe, expect, it } from "vitest";
-import type { LeaseAnswer } from "../../src/ids/lease-keeper";
+import type { LeaseAnswer } from "../../src/ids/leases/keeper";
 import { FrozenClock } from "../shared/fake-clock";
 import { bootKeeper, MemoryStore } from "./lease-setup";
 

@@ -7,7 +7,7 @@
  * holder was answered is recorded.
  */
 import { IdError } from "../../src/ids/errors";
-import type { LeaseGrantFields, LeaseSource } from "../../src/ids/lease-source";
+import type { LeaseGrantFields, LeaseSource } from "../../src/ids/leases/holder/lease-source";
 import type { KeeperService } from "./lease-keeper-service";
 import { type SimTime, settle } from "./lease-sim";
 

@@ -4,14 +4,14 @@
  * readings are ticks (epoch 0, 1 ms), spans 30,000 ticks, grace 2,000 ms, worker ID 600.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
 import {
 	extendSpan,
 	grantSpan,
 	issueRefusal,
 	type LeaseBook,
 	releaseSpan,
-} from "../../src/ids/lease-rules";
+} from "../../src/ids/leases/span-rules";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { granted, refusal, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };

@@ -1,9 +1,8 @@
 /**
- * The allocation rules of worker-ID leases (src/ids/lease-rules.ts), case by case:
+ * The allocation rules of worker-ID leases (src/ids/leases/span-rules.ts), case by case:
  * clock readings are ticks (epoch 0, 1 ms), spans 30,000 ticks, grace 2,000 ms.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import {
 	extendSpan,
 	grantSpan,
@@ -13,7 +12,8 @@ import {
 	phaseAt,
 	releaseSpan,
 	viewOf,
-} from "../../src/ids/lease-rules";
+} from "../../src/ids/leases/span-rules";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { GRACE_MS, granted, refusal, SPAN_MS, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };

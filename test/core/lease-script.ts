@@ -4,8 +4,12 @@
  * each answer). Layout: Twitter's bits with epoch 0, so ticks are Unix ms.
  */
 import { IdError } from "../../src/ids/errors";
-import { TWITTER_LAYOUT } from "../../src/ids/layout";
-import type { LeaseGrantFields, LeaseRefFields, LeaseSource } from "../../src/ids/lease-source";
+import type {
+	LeaseGrantFields,
+	LeaseRefFields,
+	LeaseSource,
+} from "../../src/ids/leases/holder/lease-source";
+import { TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import type { SimTime } from "./lease-sim";
 
 export const leaseLayout = { ...TWITTER_LAYOUT, epoch: 0 };

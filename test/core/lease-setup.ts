@@ -4,8 +4,13 @@
  * ID 600 over an in-memory store that a restart reads back, as an object's storage.
  */
 import type { Clock } from "../../src/ids/clock";
-import { LeaseKeeper } from "../../src/ids/lease-keeper";
-import type { LeaseBook, LeaseRecord, LeaseRuling, LeaseTerms } from "../../src/ids/lease-rules";
+import { LeaseKeeper } from "../../src/ids/leases/keeper";
+import type {
+	LeaseBook,
+	LeaseRecord,
+	LeaseRuling,
+	LeaseTerms,
+} from "../../src/ids/leases/span-rules";
 import { layout } from "./snowflake-setup";
 
 export { layout };

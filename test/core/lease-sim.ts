@@ -1,10 +1,10 @@
 /**
- * A simulated world for lease holders (src/ids/lease-holder.ts): one timeline of
+ * A simulated world for lease holders (src/ids/leases/holder/lease-holder.ts): one timeline of
  * true time that moves only when a test advances it, timers that fire on it in
  * order (each followed by every promise reaction it causes), and a holder's
  * injected clock, sleeps and background timers on top of it.
  */
-import { LeaseHolder, type LeaseHolderOptions } from "../../src/ids/lease-holder";
+import { LeaseHolder, type LeaseHolderOptions } from "../../src/ids/leases/holder/lease-holder";
 
 /** Lets every pending promise reaction run (a macrotask turn drains them all). */
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,17 +1,17 @@
 /**
- * What a lease holder reads from the service's answers (src/ids/lease-source.ts): a
+ * What a lease holder reads from the service's answers (src/ids/leases/holder/lease-source.ts): a
  * failure's code however the transport carried it, and a grant checked field by field.
  */
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
 import {
 	checkedGrant,
 	failureCode,
 	layoutChanged,
 	leaseExpired,
 	spanAhead,
-} from "../../src/ids/lease-source";
+} from "../../src/ids/leases/holder/lease-source";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { grant } from "./lease-script";
 
 const good = grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 });

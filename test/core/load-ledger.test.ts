@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { U128Store } from "../../scripts/load/id-store";
 import { IntervalSet } from "../../scripts/load/intervals";
 import { Ledger, type SnowflakeAnswer } from "../../scripts/load/ledger";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { UlidFactory, ulidToUuid } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { UlidFactory, ulidToUuid } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 // The load test's ledger (scripts/load): what it counts decides whether a billion-ID
 // run may say "0 duplicates", so an uncounted overlap must fail here.

@@ -12,7 +12,7 @@ import {
 import { Ledger } from "../../scripts/load/ledger";
 import { parseLoadOptions } from "../../scripts/load/options";
 import { printReport } from "../../scripts/load/report";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 const LAYOUT = new SnowflakeLayout(TWITTER_LAYOUT);
 const WORKER_IDS = [0, 1, 2, 3, 4, 5, 6, 7];

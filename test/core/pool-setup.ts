@@ -2,7 +2,7 @@
  * An IdPool over a real generator for worker ID 7 on a frozen clock (Twitter's
  * bits with epoch 0, so clock readings are ticks), counting object calls.
  */
-import { IdPool, type IdPoolOptions, type IssuedRuns } from "../../src/ids/id-pool";
+import { IdPool, type IdPoolOptions, type IssuedRuns } from "../../src/ids/pools/id-pool";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator, layout } from "./snowflake-setup";
 

@@ -6,12 +6,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BoundsKind, idBounds, readTime } from "../../src/ids/id-bounds";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { snowflakeToBase32 } from "../../src/ids/snowflake-base32";
-import { TypeIdFactory } from "../../src/ids/typeid";
-import { UlidFactory } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { TypeIdFactory } from "../../src/ids/forms/typeid";
+import { UlidFactory } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { type BoundsKind, idBounds, readTime } from "../../src/ids/ranges/id-bounds";
+import { snowflakeToBase32 } from "../../src/ids/snowflake/base32";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator } from "./snowflake-setup";
 

@@ -9,7 +9,7 @@ import {
 	LOCATION_HINTS,
 	RegionMap,
 	TIE_KM,
-} from "../../src/worker/regions";
+} from "../../src/worker/config/regions";
 
 const at = (latitude: number, longitude: number): GeoPoint => ({ latitude, longitude });
 

@@ -1,6 +1,6 @@
 /** The lease holder's clock: the service's time carried by the monotonic clock, never back. */
 import { describe, expect, it } from "vitest";
-import { ServerClock } from "../../src/ids/server-clock";
+import { ServerClock } from "../../src/ids/leases/holder/server-clock";
 
 describe("ServerClock", () => {
 	it("reads the anchor plus the monotonic time since it arrived, whatever the wall clock says", () => {

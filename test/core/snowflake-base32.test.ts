@@ -1,9 +1,7 @@
 /** Snowflakes as 13 base32 characters: round trips, order, prefixes, the route's run formatter. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expandBlocks } from "../../src/ids/blocks";
-import { decodeId, decodeSnowflake } from "../../src/ids/decode";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { decodeId, decodeSnowflake } from "../../src/ids/forms/decode";
 import {
 	formatRunsAs,
 	parseSnowflakeBase32,
@@ -11,8 +9,10 @@ import {
 	snowflakeText,
 	snowflakeTextForm,
 	snowflakeToBase32,
-} from "../../src/ids/snowflake-base32";
-import { formatRuns } from "../../src/ids/snowflake-text";
+} from "../../src/ids/snowflake/base32";
+import { expandBlocks } from "../../src/ids/snowflake/blocks";
+import { formatRuns } from "../../src/ids/snowflake/decimal";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { prefixes } from "./prefixes";
 
 const layout = new SnowflakeLayout(TWITTER_LAYOUT);

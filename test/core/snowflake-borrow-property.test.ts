@@ -8,8 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
+import { SnowflakeGenerator } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { FrozenClock } from "../shared/fake-clock";
 
 const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });

@@ -5,7 +5,7 @@
  * the lease mark cover every borrowed tick before an ID in it is issued.
  */
 import { describe, expect, it } from "vitest";
-import type { IdRun, SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
+import type { IdRun, SnowflakeGeneratorOptions } from "../../src/ids/snowflake/generator";
 import { FrozenClock } from "../shared/fake-clock";
 import { layout, generator as sharedGenerator } from "./snowflake-setup";
 

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import type { IdRun, SnowflakeGenerator } from "../../src/ids/snowflake";
+import type { IdRun, SnowflakeGenerator } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { fieldsOf, generator } from "./snowflake-setup";

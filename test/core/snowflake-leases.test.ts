@@ -7,8 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { SnowflakeGenerator, type SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
+import {
+	SnowflakeGenerator,
+	type SnowflakeGeneratorOptions,
+} from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator, layout } from "./snowflake-setup";
 

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatRuns, type SnowflakeGenerator } from "../../src/ids/snowflake";
+import { formatRuns, type SnowflakeGenerator } from "../../src/ids/snowflake/generator";
 import { FrozenClock } from "../shared/fake-clock";
 import { generator, layout } from "./snowflake-setup";
 

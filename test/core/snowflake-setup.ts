@@ -3,8 +3,12 @@
  * readings are ticks), a generator for worker 7 that records its persisted marks,
  * and the fields of the IDs it issues.
  */
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { SnowflakeGenerator, type SnowflakeGeneratorOptions } from "../../src/ids/snowflake";
+
+import {
+	SnowflakeGenerator,
+	type SnowflakeGeneratorOptions,
+} from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 /** Twitter's bits with epoch 0, so clock readings are ticks. */
 export const layout = new SnowflakeLayout({ ...TWITTER_LAYOUT, epoch: 0 });

@@ -1,9 +1,9 @@
 /** The decimal formatter and blocks never turn a run that does not fit the layout into IDs. */
 import { describe, expect, it } from "vitest";
-import { blocksOfRuns } from "../../src/ids/blocks";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { formatRuns } from "../../src/ids/snowflake";
-import { DecimalFormatter } from "../../src/ids/snowflake-text";
+import { blocksOfRuns } from "../../src/ids/snowflake/blocks";
+import { DecimalFormatter } from "../../src/ids/snowflake/decimal";
+import { formatRuns } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { layout } from "./snowflake-setup";
 
 // Runs an object under another layout (or a corrupt one) could send: each would

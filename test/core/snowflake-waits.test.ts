@@ -6,7 +6,7 @@
  * once from the mark + 1 instead of waiting (or answering 503) until the mark passes.
  */
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout } from "../../src/ids/layout";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { generator } from "./snowflake-setup";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdError } from "../../src/ids/errors";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import type { IdRun } from "../../src/ids/snowflake";
+import type { IdRun } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { FrozenClock, ScriptedClock } from "../shared/fake-clock";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { fieldsOf, generator, layout } from "./snowflake-setup";

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { systemClock } from "../../src/ids/clock";
-import { SnowflakeLayout } from "../../src/ids/layout";
-import { SnowflakeGenerator } from "../../src/ids/snowflake";
+import { SnowflakeGenerator } from "../../src/ids/snowflake/generator";
+import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 
 /** Date.now() as the system's, less a step back the test makes (a wall clock set back). */
 function steppableWall() {

@@ -1,8 +1,7 @@
 /** TypeID (spec v0.3.0): the spec's vectors, round trips, the factory's order. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { decodeId } from "../../src/ids/forms/decode";
 import {
 	checkPrefix,
 	decodeTypeId,
@@ -10,9 +9,10 @@ import {
 	isValidPrefix,
 	parseTypeId,
 	TypeIdFactory,
-} from "../../src/ids/typeid";
-import { formatUuid } from "../../src/ids/uuid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+} from "../../src/ids/forms/typeid";
+import { formatUuid } from "../../src/ids/forms/uuid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { expectTextIncreasing } from "../shared/order";
 import { prefixes } from "./prefixes";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "./typeid-spec";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_TIMESTAMP_MS } from "../../src/ids/base32";
 import type { RandomBytes } from "../../src/ids/clock";
 import { IdError } from "../../src/ids/errors";
-import { decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "../../src/ids/ulid";
+import { MAX_TIMESTAMP_MS } from "../../src/ids/forms/crockford";
+import { decodeUlid, UlidFactory, ulidToUuid, uuidToUlid } from "../../src/ids/forms/ulid";
 import { expectTextIncreasing } from "../shared/order";
 import {
 	bigOf,

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_TIMESTAMP_MS } from "../../src/ids/base32";
 import type { RandomBytes } from "../../src/ids/clock";
-import { formatUuid, isUuidV7, parseUuid, uuidV7Timestamp } from "../../src/ids/uuid";
-import { MAX_UUIDV7_COUNTER, UuidV7Factory } from "../../src/ids/uuidv7";
+import { MAX_TIMESTAMP_MS } from "../../src/ids/forms/crockford";
+import { formatUuid, isUuidV7, parseUuid, uuidV7Timestamp } from "../../src/ids/forms/uuid";
+import { MAX_UUIDV7_COUNTER, UuidV7Factory } from "../../src/ids/forms/uuidv7";
 import { expectTextIncreasing } from "../shared/order";
 import { expectIdError, uuidOf } from "./oracle";
 import { clockWalk, expectBadInputsRefused, walkClock } from "./text-id-checks";

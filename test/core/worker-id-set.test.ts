@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { IdError } from "../../src/ids/errors";
-import { WorkerIdSet } from "../../src/ids/worker-id-set";
+import { WorkerIdSet } from "../../src/ids/pools/worker-id-set";
 
 /** Small ranges over a small universe, so naive sets can check the answers. */
 const rangesArb = fc.array(

@@ -2,7 +2,7 @@ import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idsClient } from "../../src/client";
 import { createIdPool } from "../../src/client/pool";
-import { expandBlocks } from "../../src/ids/blocks";
+import { expandBlocks } from "../../src/ids/snowflake/blocks";
 import type { IdService } from "../../src/index";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { startServiceAndConsumer } from "./setup";

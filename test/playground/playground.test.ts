@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeId } from "../../src/ids/decode";
-import { DECODE_PRESETS, decodeForeign, PRESET_NAMES } from "../../src/ids/foreign-layouts";
-import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import { UlidFactory } from "../../src/ids/ulid";
-import { UuidV7Factory } from "../../src/ids/uuidv7";
+import { decodeId } from "../../src/ids/forms/decode";
+import { DECODE_PRESETS, decodeForeign, PRESET_NAMES } from "../../src/ids/forms/foreign-layouts";
+import { UlidFactory } from "../../src/ids/forms/ulid";
+import { UuidV7Factory } from "../../src/ids/forms/uuidv7";
+import { type LayoutConfig, SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import {
 	type BitField,
 	binary,

@@ -5,7 +5,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { app } from "../../src/worker/app";
+import { app } from "../../src/worker/http/app";
 
 /** A request's options, with the `cf` object Cloudflare's edge adds. */
 export type AppRequestInit = RequestInit & { cf?: object };

@@ -1,5 +1,5 @@
 /** The tick (time field) of a Snowflake ID under Twitter's bits, the layout every test config uses. */
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 // The tick is the ID shifted right past worker and sequence bits: the epoch does not enter.
 const twitter = new SnowflakeLayout(TWITTER_LAYOUT);

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addressKey } from "../../src/worker/middleware/client-address";
+import { addressKey } from "../../src/worker/http/middleware/client-address";
 import { fetchApp } from "../shared/fetch-app";
 
 const group = fc.integer({ min: 0, max: 0xffff });

@@ -9,7 +9,7 @@
  */
 import { afterAll } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { fetchApp, jsonAnswer } from "../shared/fetch-app";
 import { printTestStats } from "./helpers";
 

@@ -1,7 +1,12 @@
 /** Config: defaults that fit every valid layout, impossible widths explained, bounds, parsed once. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configFrom, MAX_LEASE_MS, objectConfigFrom, parseConfig } from "../../src/worker/config";
+import {
+	configFrom,
+	MAX_LEASE_MS,
+	objectConfigFrom,
+	parseConfig,
+} from "../../src/worker/config/config";
 import { appWith, layoutVars } from "./helpers";
 
 describe("config defaults", () => {

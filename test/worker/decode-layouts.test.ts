@@ -4,7 +4,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { IdService } from "../../src/worker/rpc";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { callJson } from "./helpers";
 
 const rpc = () => new IdService(createExecutionContext(), env);

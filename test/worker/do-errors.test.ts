@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
-import { configFrom } from "../../src/worker/config";
-import type { IssueResult } from "../../src/worker/object-protocol";
-import { snowflakeIds } from "../../src/worker/operations";
-import { IdService } from "../../src/worker/rpc";
+import { configFrom } from "../../src/worker/config/config";
+import type { IssueResult } from "../../src/worker/object/object-protocol";
+import { snowflakeIds } from "../../src/worker/operations/snowflake";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { fetchApp } from "../shared/fetch-app";
 import { captureErrorLog } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { app } from "../../src/worker/app";
+import { app } from "../../src/worker/http/app";
 import { call, callJson } from "./helpers";
 
 async function expectError(path: string, status: number, code: string, init?: RequestInit) {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { snowflakeFromBase32, snowflakeToBase32 } from "../../src/ids/snowflake-base32";
+import { snowflakeFromBase32, snowflakeToBase32 } from "../../src/ids/snowflake/base32";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "../core/typeid-spec";
 import { expectSnowflakesIncreasing, expectTextIncreasing } from "../shared/order";
 import { call, callJson } from "./helpers";

@@ -1,7 +1,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { inject, vi } from "vitest";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { FrozenClock } from "../shared/fake-clock";
 import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { Contract } from "../../src/worker/contracts/fields";
 import { decodeContract, rangeContract } from "../../src/worker/contracts/forms";
 import { typeidContract, ulidContract, uuidv7Contract } from "../../src/worker/contracts/ids";
-import { IdService } from "../../src/worker/rpc";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 type Outcome = { ok: true } | { ok: false; code: string; message: string };

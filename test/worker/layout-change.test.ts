@@ -12,8 +12,8 @@ import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/layout-guard";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/object/layout-guard";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, snowflakeStub } from "./helpers";
 
 /** A layout the service is not configured with: another epoch. */

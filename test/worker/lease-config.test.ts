@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { parseConfig } from "../../src/worker/config";
+import { parseConfig } from "../../src/worker/config/config";
 import { appWith } from "./helpers";
 import { leasesApp } from "./lease-helpers";
 

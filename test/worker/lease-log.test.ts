@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LeaseGrant } from "../../src/api";
-import type { RequestLogLine } from "../../src/worker/middleware/request-log";
+import type { RequestLogLine } from "../../src/worker/http/middleware/request-log";
 import { useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 

@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
-import { leaseHashOf, newLeaseId } from "../../src/worker/lease-secret";
-import type { SpanResult } from "../../src/worker/object-protocol";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { leaseHashOf, newLeaseId } from "../../src/worker/object/lease-secret";
+import type { SpanResult } from "../../src/worker/object/object-protocol";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { tickOf } from "../shared/ticks";
 import { appWith, restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";
 import { leaseBody, leasesApp, renewPath } from "./lease-helpers";

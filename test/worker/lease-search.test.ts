@@ -1,13 +1,13 @@
 /** The acquire's search over candidate worker IDs, on stand-in probes (no objects). */
 import { describe, expect, it } from "vitest";
-import { WorkerIdSet } from "../../src/ids/worker-id-set";
+import { WorkerIdSet } from "../../src/ids/pools/worker-id-set";
 import {
 	MAX_AHEAD_PROBES,
 	PREFERRED_LEAD_MS,
 	type ProbeAnswer,
 	probeOrder,
 	searchFreeWorkerId,
-} from "../../src/worker/lease-search";
+} from "../../src/worker/operations/lease-search";
 
 /** Probes answering from a table: "free", "held:<s>", "ahead:<ms>", "down", or another code. */
 function table(answers: Record<number, string>) {

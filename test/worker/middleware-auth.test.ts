@@ -2,10 +2,10 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse } from "../../src/worker/errors";
-import { acceptedToken, auth } from "../../src/worker/middleware/auth";
-import { resolveConfig } from "../../src/worker/middleware/config";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { acceptedToken, auth } from "../../src/worker/http/middleware/auth";
+import { resolveConfig } from "../../src/worker/http/middleware/request-config";
 
 const TOKEN = "token-one";
 const NEXT = "token-two";

@@ -2,9 +2,9 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse } from "../../src/worker/errors";
-import { resolveConfig } from "../../src/worker/middleware/config";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { resolveConfig } from "../../src/worker/http/middleware/request-config";
 
 function appSeeingConfig() {
 	const seen: unknown[] = [];

@@ -2,9 +2,9 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
-import { resolveConfig } from "../../src/worker/middleware/config";
-import { corsFromConfig } from "../../src/worker/middleware/cors";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { corsFromConfig } from "../../src/worker/http/middleware/cors";
+import { resolveConfig } from "../../src/worker/http/middleware/request-config";
 
 function corsApp(corsOrigins: string) {
 	let asked = 0;

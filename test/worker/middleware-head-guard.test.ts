@@ -1,10 +1,10 @@
 /** headIssuesNothing on an app of its own: HEAD is a 405 where POST is served, GET without a body elsewhere. */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse } from "../../src/worker/errors";
-import { headIssuesNothing } from "../../src/worker/middleware/head-guard";
-import { servedMethods } from "../../src/worker/served-methods";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { headIssuesNothing } from "../../src/worker/http/middleware/head-guard";
+import { servedMethods } from "../../src/worker/http/served-methods";
 
 function guardedApp() {
 	let issued = 0;

@@ -2,10 +2,10 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse } from "../../src/worker/errors";
-import { resolveConfig } from "../../src/worker/middleware/config";
-import { rateLimit } from "../../src/worker/middleware/rate-limit";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { rateLimit } from "../../src/worker/http/middleware/rate-limit";
+import { resolveConfig } from "../../src/worker/http/middleware/request-config";
 
 /** A limiter allowing `budget` calls per key, recording the keys it was asked about. */
 function countingLimiter(budget: number, fails = false) {

@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse, serviceError } from "../../src/worker/errors";
-import { resolveConfig } from "../../src/worker/middleware/config";
-import { noteRequest, requestLog } from "../../src/worker/middleware/request-log";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { resolveConfig } from "../../src/worker/http/middleware/request-config";
+import { noteRequest, requestLog } from "../../src/worker/http/middleware/request-log";
 
 function loggedApp(vars: Record<string, string> = {}) {
 	const lines: Record<string, unknown>[] = [];

@@ -1,9 +1,9 @@
 /** urlLengthGuard on an app of its own: a URL over the limit is a 404 naming both lengths, before the route. */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { AppEnv } from "../../src/worker/app-env";
 import { errorResponse } from "../../src/worker/errors";
-import { MAX_URL_LENGTH, urlLengthGuard } from "../../src/worker/middleware/url-guard";
+import type { AppEnv } from "../../src/worker/http/app-env";
+import { MAX_URL_LENGTH, urlLengthGuard } from "../../src/worker/http/middleware/url-guard";
 
 const ORIGIN = "https://ids.test";
 

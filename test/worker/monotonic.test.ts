@@ -6,9 +6,9 @@
  * can order them: a fresh factory per request starts at random bits and fails.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseTypeId } from "../../src/ids/typeid";
-import { decodeUlid, uuidToUlid } from "../../src/ids/ulid";
-import { parseUuid, uuidV7Timestamp } from "../../src/ids/uuid";
+import { parseTypeId } from "../../src/ids/forms/typeid";
+import { decodeUlid, uuidToUlid } from "../../src/ids/forms/ulid";
+import { parseUuid, uuidV7Timestamp } from "../../src/ids/forms/uuid";
 import { expectTextIncreasing } from "../shared/order";
 import { callJson } from "./helpers";
 

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/ids/clock";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { abortObject, call, callJson, snowflakeStub } from "./helpers";
 

@@ -12,11 +12,11 @@ import type {
 	UlidIds,
 	UuidV7Ids,
 } from "../../src/api";
-import { app } from "../../src/worker/app";
-import { generatedModule, openApiDocument } from "../../src/worker/openapi/document";
-import { OPENAPI_TEMPLATE } from "../../src/worker/openapi/document.generated";
-import { VERSION_MARK } from "../../src/worker/openapi/operation";
-import type { AnswerSchemas, errorSchema } from "../../src/worker/openapi/schemas";
+import { app } from "../../src/worker/http/app";
+import { generatedModule, openApiDocument } from "../../src/worker/http/openapi/document";
+import { OPENAPI_TEMPLATE } from "../../src/worker/http/openapi/document.generated";
+import { VERSION_MARK } from "../../src/worker/http/openapi/operation";
+import type { AnswerSchemas, errorSchema } from "../../src/worker/http/openapi/schemas";
 import { fetchApp } from "../shared/fetch-app";
 
 /** What these tests read of an operation. */

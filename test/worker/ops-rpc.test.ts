@@ -4,7 +4,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { IdService } from "../../src/worker/rpc";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith, fetchApp } from "../shared/fetch-app";
 
 const service = (vars: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { expandBlocks, type SnowflakeBlock } from "../../src/ids/blocks";
+import { expandBlocks, type SnowflakeBlock } from "../../src/ids/snowflake/blocks";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
 import { call, callJson } from "./helpers";

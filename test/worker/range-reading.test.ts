@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { decodeId } from "../../src/ids/decode";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { decodeId } from "../../src/ids/forms/decode";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 type Range = { kind: string; from: string; to: string; min: string; max: string };

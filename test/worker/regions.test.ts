@@ -11,7 +11,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { IdService } from "../../src/worker/rpc";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { type AppRequestInit, envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 type Location = { latitude: string; longitude: string };

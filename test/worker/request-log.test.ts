@@ -1,9 +1,9 @@
 /** One JSON log line per request: what it was, how it ended; never a token or an ID. */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { configFrom } from "../../src/worker/config";
-import type { RequestLogLine } from "../../src/worker/middleware/request-log";
-import type { IssueResult } from "../../src/worker/object-protocol";
+import { configFrom } from "../../src/worker/config/config";
+import type { RequestLogLine } from "../../src/worker/http/middleware/request-log";
+import type { IssueResult } from "../../src/worker/object/object-protocol";
 import { envWith, fetchApp } from "../shared/fetch-app";
 
 const TOKEN = "request-log-test-token-abcdef";

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { IdRun } from "../../src/ids/snowflake";
+import type { IdRun } from "../../src/ids/snowflake/generator";
 import { LEASE_MS, layout, MAX_BORROW_MS, T } from "./clock-fault-requests";
 import { restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";
 

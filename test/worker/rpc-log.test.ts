@@ -2,7 +2,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { idErrorCode, idRequestId, idRetryAfter } from "../../src/client";
-import { IdService } from "../../src/worker/rpc";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith } from "../shared/fetch-app";
 
 afterEach(() => vi.restoreAllMocks());

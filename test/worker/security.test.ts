@@ -3,7 +3,7 @@
  * with its own config here: `app.fetch(request, { ...env, API_TOKEN, CORS_ORIGINS },
  * ctx)`; config is cached per env object, so each object below is its own config.
  *
- * The token comparison (src/worker/middleware/auth.ts) compares SHA-256 digests with
+ * The token comparison (src/worker/http/middleware/auth.ts) compares SHA-256 digests with
  * `crypto.subtle.timingSafeEqual`; tokens.test.ts checks that it is what runs.
  * Timing is not measured here (it would be a flaky test).
  *
@@ -12,8 +12,8 @@
 import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { IdService } from "../../src/worker/rpc";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith, fetchApp } from "../shared/fetch-app";
 import { captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { STATUS_OF } from "../../src/api";
 import { checkSequenceSettings } from "../../src/ids/sequences";
-import type { SequenceObject } from "../../src/worker/sequence-do";
+import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { FrozenClock } from "../shared/fake-clock";
 import {
 	createdSequence,

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { checkSequenceSettings } from "../../src/ids/sequences";
-import { configFrom } from "../../src/worker/config";
+import { configFrom } from "../../src/worker/config/config";
 import { sequenceOperations } from "../../src/worker/on-first-use";
 
 let made = 0;

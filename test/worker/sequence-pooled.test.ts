@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/worker/config";
+import { parseConfig } from "../../src/worker/config/config";
 import { createdSequence, expectConsecutive, operations } from "./sequence-helpers";
 
 /** A config of its own (so buffers of their own): one isolate's view. */

@@ -8,7 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkSequenceSettings } from "../../src/ids/sequences";
-import type { SequenceObject } from "../../src/worker/sequence-do";
+import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { FrozenClock } from "../shared/fake-clock";
 import { operations, refusal, sequenceName, sequenceStub } from "./sequence-helpers";
 

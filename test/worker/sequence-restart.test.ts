@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { SequenceNumbers } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
-import type { IssuedResult } from "../../src/worker/object-protocol";
-import type { SequenceObject } from "../../src/worker/sequence-do";
+import type { IssuedResult } from "../../src/worker/object/object-protocol";
+import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { printTestStats } from "./helpers";
 import {
 	abortSequenceObject,

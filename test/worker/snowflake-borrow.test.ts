@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
 import { callJson, issueOrder, useTestClock, YieldingClock } from "./helpers";

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
 import { callJson, restart, snowflakeStub, useTestClock, YieldingClock } from "./helpers";

@@ -6,8 +6,8 @@
 
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/layout";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { tickOf } from "../shared/ticks";
 import {
 	abortObject,

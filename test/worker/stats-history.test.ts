@@ -9,7 +9,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { FleetStats, StatsHistory } from "../../src/api";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, restart, snowflakeStub } from "./helpers";
 
 const MINUTE = 60_000;

@@ -9,7 +9,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import type { SnowflakeWorker } from "../../src/worker/snowflake-do";
+import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 
 const T = 1_800_000_000_000;

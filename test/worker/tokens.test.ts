@@ -10,9 +10,9 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorBody } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
-import { bearerToken } from "../../src/worker/bearer-token";
-import { parseConfig } from "../../src/worker/config";
-import { IdService } from "../../src/worker/rpc";
+import { bearerToken } from "../../src/worker/config/bearer-token";
+import { parseConfig } from "../../src/worker/config/config";
+import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith, fetchApp } from "../shared/fetch-app";
 
 const CURRENT = "current-token_0123456789";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/api";
-import { app } from "../../src/worker/app";
-import { openApiDocument } from "../../src/worker/openapi/document";
-import { servedMethods } from "../../src/worker/served-methods";
+import { app } from "../../src/worker/http/app";
+import { openApiDocument } from "../../src/worker/http/openapi/document";
+import { servedMethods } from "../../src/worker/http/served-methods";
 import { call, callJson } from "./helpers";
 
 /** A URL of each route the app serves, its path parameters filled in. */

@@ -11,7 +11,7 @@
  *   periodOf(Date.UTC(2026, 10, 27), "monthly", "UTC");                    // "2026-11"
  *   periodOf(Date.UTC(2026, 10, 27), "never", "UTC");                      // null
  */
-import { MAX_DATE_MS } from "../layout";
+import { MAX_DATE_MS } from "../snowflake/layout";
 import { SequenceRefusal } from "./refusals";
 import type { SequenceReset } from "./settings";
 

@@ -30,7 +30,7 @@
  *   buffer.close();
  */
 import type { Clock } from "../clock";
-import type { Background } from "../id-pool";
+import type { Background } from "../pools/id-pool";
 import { MAX_SEQUENCE_NUMBER } from "./numbers";
 import { comparePeriods, readClock } from "./periods";
 import { checkPoolStepRules, measuredRate, type PoolStepRules, stepForRate } from "./pool-step";

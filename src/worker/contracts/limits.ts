@@ -5,8 +5,8 @@
  *
  *   readInput(ulidContract, limitsOf(config), { count: 5 });
  */
-import { maxIdsPerCall } from "../../ids/snowflake-options";
-import type { Config } from "../config";
+import { maxIdsPerCall } from "../../ids/snowflake/options";
+import type { Config } from "../config/config";
 import type { Limits } from "./fields";
 
 /** The longest a blocks request may keep its object issuing (ticks it needs × tick length). */

@@ -1,0 +1,81 @@
+import type { Context, TypedResponse } from "hono";
+import { accepts } from "hono/accepts";
+import type { Config } from "../config/config";
+import { askedNote } from "../request-note";
+import type { AppEnv } from "./app-env";
+import { noteRequest } from "./middleware/request-log";
+
+const NO_STORE = { "Cache-Control": "no-store" } as const;
+
+/**
+ * `Accept` values that can only mean JSON, answered without parsing the header:
+ * none, the any-type wildcard most HTTP clients send (a wildcard matches neither
+ * type, so the default applies) and JSON itself. One parser less for a new
+ * isolate's first answer to wait for.
+ */
+const JSON_ACCEPTS = new Set([undefined, "", "*/*", "application/json"]);
+
+function wantsText(c: Context): boolean {
+	if (JSON_ACCEPTS.has(c.req.header("Accept"))) return false;
+	return (
+		accepts(c, {
+			header: "Accept",
+			supports: ["application/json", "text/plain"],
+			default: "application/json",
+		}) === "text/plain"
+	);
+}
+
+/**
+ * The body as JSON, with the IDs joined rather than stringified one by one: IDs
+ * are digits, Crockford base32 or hex and hyphens, so none needs escaping.
+ */
+function idsJson(body: { ids: string[] }): string {
+	const { ids, ...head } = body;
+	const fields = JSON.stringify(head);
+	const list = ids.length === 0 ? "[]" : `["${ids.join('","')}"]`;
+	return `${fields.slice(0, -1)}${fields.length > 2 ? "," : ""}"ids":${list}}`;
+}
+
+/**
+ * Notes what a request asks for before its operation runs, so a failure's log
+ * line still names the kind, the worker ID (when named) and the count.
+ */
+export function noteAsked(
+	c: Context<AppEnv>,
+	asked: { kind: string; workerId?: unknown; count?: unknown },
+): void {
+	noteRequest(c, askedNote(asked.kind, asked));
+}
+
+/**
+ * IDs the isolate makes itself (ULID, UUIDv7, TypeID): what was asked is noted
+ * first (a refused count's log line names it), then `make`'s answer.
+ */
+export function isolateIdsResponse<
+	I extends { count?: number },
+	T extends { type: string; ids: string[] },
+>(c: Context<AppEnv>, kind: string, input: I, make: (config: Config, input: I) => T) {
+	noteAsked(c, { kind, count: input.count ?? 1 });
+	return idsResponse(c, make(c.var.config, input));
+}
+
+/** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
+export function idsResponse<T extends { type: string; ids: string[]; workerId?: number }>(
+	c: Context<AppEnv>,
+	body: T,
+): Response & TypedResponse<T, 200, "json"> {
+	noteRequest(c, { kind: body.type, count: body.ids.length, workerId: body.workerId });
+	// Both answers are typed as the JSON one, so hono/client knows the body's shape
+	// (the text form is the same answer, negotiated by `Accept`).
+	if (wantsText(c)) {
+		return c.body(`${body.ids.join("\n")}\n`, 200, {
+			...NO_STORE,
+			"Content-Type": "text/plain; charset=utf-8",
+		}) as unknown as Response & TypedResponse<T, 200, "json">;
+	}
+	return c.body(idsJson(body), 200, {
+		...NO_STORE,
+		"Content-Type": "application/json",
+	}) as unknown as Response & TypedResponse<T, 200, "json">;
+}

@@ -1,0 +1,45 @@
+/**
+ * The fleet catalog's stub (./fleet-catalog.ts), and writes to it that never fail the
+ * caller: a worker ID's object tells the catalog about a lease in the background
+ * (`ctx.waitUntil`), and a failure is one log line, not a failed acquire or release.
+ *
+ *   tellCatalog(ctx, env, "noteLease", (catalog) => catalog.noteLease(note));
+ */
+import type { CatalogStub } from "./object-protocol";
+
+/** The one catalog object's name. */
+const CATALOG_NAME = "fleet";
+
+export function catalogStub(env: Env): CatalogStub {
+	return env.CATALOG.get(env.CATALOG.idFromName(CATALOG_NAME));
+}
+
+/** Runs `write` on the catalog, awaited by nobody; a failure is logged. */
+export function tellCatalog(
+	ctx: { waitUntil(promise: Promise<unknown>): void },
+	env: Env,
+	what: string,
+	write: (catalog: CatalogStub) => Promise<unknown>,
+): void {
+	ctx.waitUntil(catalogWrite(env, what, write));
+}
+
+/** `write` on the catalog, awaited; a failure is logged, never thrown. */
+export async function catalogWrite(
+	env: Env,
+	what: string,
+	write: (catalog: CatalogStub) => Promise<unknown>,
+): Promise<void> {
+	try {
+		await write(catalogStub(env));
+	} catch (error) {
+		console.error(
+			JSON.stringify({
+				object: "FleetCatalog",
+				event: "write_failed",
+				what,
+				message: error instanceof Error ? error.message : String(error),
+			}),
+		);
+	}
+}

@@ -1,0 +1,100 @@
+/**
+ * The fleet catalog's snapshot in the Prometheus text exposition format (version
+ * 0.0.4): a `# HELP` and `# TYPE` line per metric, then one sample per worker ID
+ * (or sequence). A scrape is one catalog request and O(worker IDs) lines.
+ *
+ *   prometheusText(snapshot, 53.2);
+ *   // # HELP edge_ids_ids_issued_total Snowflake IDs issued by the worker ID's object.
+ *   // # TYPE edge_ids_ids_issued_total counter
+ *   // edge_ids_ids_issued_total{worker_id="7"} 1200
+ */
+import type { CatalogSnapshot } from "../object/object-protocol";
+
+/** `Content-Type` of the exposition format. */
+export const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+type Family = { name: string; type: "counter" | "gauge"; help: string; samples: string[] };
+
+/** A label value, escaped as the format asks (backslash, quote, newline). */
+function labelValue(value: string): string {
+	return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+function family(name: string, type: Family["type"], help: string, samples: string[]): Family {
+	return { name, type, help, samples };
+}
+
+type WorkerCounts = CatalogSnapshot["workerIds"][number];
+
+/** The counters each worker ID has: name, help, value. */
+const WORKER_COUNTERS: [string, string, (w: WorkerCounts) => number][] = [
+	["edge_ids_ids_issued_total", "Snowflake IDs issued by the worker ID's object.", (w) => w.issued],
+	[
+		"edge_ids_requests_total",
+		"Calls to the worker ID's object for IDs, refused ones included.",
+		(w) => w.requests,
+	],
+	[
+		"edge_ids_waits_total",
+		"Calls that waited for the clock to reach a later tick.",
+		(w) => w.waits,
+	],
+	[
+		"edge_ids_clock_regressions_total",
+		"Times the clock stood further behind the last ID than borrowing covers.",
+		(w) => w.clockRegressions,
+	],
+	[
+		"edge_ids_refusals_total",
+		"Calls the worker ID's object refused (any error code).",
+		(w) => w.refusals,
+	],
+];
+
+export function prometheusText(snapshot: CatalogSnapshot, layoutYearsLeft: number): string {
+	const perWorker = (name: string, pick: (w: WorkerCounts) => number) =>
+		snapshot.workerIds.map((w) => `${name}{worker_id="${w.workerId}"} ${pick(w)}`);
+	const perSequence = (name: string, pick: (s: CatalogSnapshot["sequences"][number]) => number) =>
+		snapshot.sequences.map((s) => `${name}{sequence="${labelValue(s.name)}"} ${pick(s)}`);
+	const held = snapshot.leases.filter((lease) => lease.state === "held").length;
+	const families = [
+		...WORKER_COUNTERS.map(([name, help, pick]) =>
+			family(name, "counter", help, perWorker(name, pick)),
+		),
+		family(
+			"edge_ids_last_issued_timestamp_seconds",
+			"gauge",
+			"Unix time of the worker ID's last issued ID's tick.",
+			snapshot.workerIds
+				.filter((w) => w.lastTimestamp !== null)
+				.map(
+					(w) =>
+						`edge_ids_last_issued_timestamp_seconds{worker_id="${w.workerId}"} ${(w.lastTimestamp as number) / 1000}`,
+				),
+		),
+		family(
+			"edge_ids_sequence_issued_total",
+			"counter",
+			"Numbers issued by the named sequence.",
+			perSequence("edge_ids_sequence_issued_total", (s) => s.issued),
+		),
+		family("edge_ids_leases_held", "gauge", "Worker IDs held by a lease holder.", [
+			`edge_ids_leases_held ${held}`,
+		]),
+		family("edge_ids_leases_in_grace", "gauge", "Leases past their span, in their grace.", [
+			`edge_ids_leases_in_grace ${snapshot.leases.length - held}`,
+		]),
+		family(
+			"edge_ids_layout_years_left",
+			"gauge",
+			"Years until the Snowflake layout's last instant (then every worker ID refuses).",
+			[`edge_ids_layout_years_left ${layoutYearsLeft}`],
+		),
+	];
+	const lines = families.flatMap((f) => [
+		`# HELP ${f.name} ${f.help}`,
+		`# TYPE ${f.name} ${f.type}`,
+		...f.samples,
+	]);
+	return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The named-sequence operations, one implementation for every transport: each takes
+ * input the transport has checked (a valid name, settings, a count within MAX_BATCH
+ * or MAX_BLOCK_COUNT) and answers the wire types of src/api.ts, or throws a service
+ * error. Ordered mode is one object call per request; pooled mode serves from this
+ * isolate's buffer of segments (./sequence-pools.ts).
+ *
+ *   await createSequence(env, config, { name: "orders", settings: checkSequenceSettings({}) });
+ *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
+ *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
+ */
+import type { SequenceNumbers, SequenceRange, SequenceStatus } from "../../api";
+import type { Background } from "../../ids/pools/id-pool";
+import { numbersOf, type SequenceSettings, settingsView } from "../../ids/sequences";
+import type { Config } from "../config/config";
+import type { CreateResult, IssuedResult, StatusResult } from "../object/object-protocol";
+import { callSequence } from "../object/sequence-calls";
+import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
+
+/** A sequence named by a checked name. */
+export interface SequenceRef {
+	name: string;
+}
+/** A sequence and a checked count (≥ 1; at most MAX_BATCH for next, MAX_BLOCK_COUNT for reserve). */
+export interface SequenceCount extends SequenceRef {
+	count: number;
+}
+export interface SequenceCreate extends SequenceRef {
+	settings: SequenceSettings;
+}
+/** `to`: a checked sequence number (`readSequenceNumber`). */
+export interface SequenceAdvance extends SequenceRef {
+	to: bigint;
+}
+
+/** Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`. */
+export async function createSequence(
+	env: Env,
+	input: SequenceCreate,
+): Promise<{ created: boolean; status: SequenceStatus }> {
+	const { name, settings } = input;
+	const { created, status } = await callSequence<CreateResult>(env, name, (stub) =>
+		stub.create(name, settingsView(settings)),
+	);
+	return { created, status };
+}
+
+/**
+ * `count` consecutive numbers. Ordered: from the object, larger than every number
+ * any call got before this one began. Pooled (once this isolate has seen the name
+ * is): from this isolate's buffer, unless POOL_MAX_AGE_MS is 0 (pools off).
+ * `background` (`ctx.waitUntil`) lets a refill run on after the response.
+ */
+export async function nextInSequence(
+	env: Env,
+	config: Config,
+	input: SequenceCount,
+	background?: Background,
+): Promise<SequenceNumbers> {
+	const { name, count } = input;
+	if (config.poolMaxAgeMs > 0 && isPooled(config, name)) {
+		const buffer = sequenceBuffer(config, name, async (size) => {
+			const segment = await callSequence<IssuedResult>(env, name, (stub) =>
+				stub.segment(name, size),
+			);
+			return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
+		});
+		return numbersAnswer(name, await buffer.take(count, background));
+	}
+	const issued = await callSequence<IssuedResult>(env, name, (stub) => stub.next(name, count));
+	if (issued.mode === "pooled") markPooled(config, name);
+	return numbersAnswer(name, {
+		first: BigInt(issued.first),
+		last: BigInt(issued.last),
+		count: issued.count,
+		period: issued.period,
+	});
+}
+
+/** A range of `count` numbers no one else gets (either mode), straight from the object. */
+export async function reserveInSequence(env: Env, input: SequenceCount): Promise<SequenceRange> {
+	const { name, count } = input;
+	const { first, last, period } = await callSequence<IssuedResult>(env, name, (stub) =>
+		stub.reserve(name, count),
+	);
+	return {
+		type: "sequence-range",
+		name,
+		first,
+		last,
+		count,
+		...(period === null ? {} : { period }),
+	};
+}
+
+/** The next number becomes at least `to`, never less; answers the status. */
+export async function advanceSequence(env: Env, input: SequenceAdvance): Promise<SequenceStatus> {
+	const { name, to } = input;
+	return (await callSequence<StatusResult>(env, name, (stub) => stub.advance(name, `${to}`)))
+		.status;
+}
+
+export async function sequenceStatus(env: Env, input: SequenceRef): Promise<SequenceStatus> {
+	const { name } = input;
+	return (await callSequence<StatusResult>(env, name, (stub) => stub.status(name))).status;
+}
+
+function numbersAnswer(
+	name: string,
+	range: { first: bigint; last: bigint; count: number; period: string | null },
+): SequenceNumbers {
+	const { first, count, period } = range;
+	return {
+		type: "sequence",
+		name,
+		first: `${first}`,
+		count,
+		numbers: numbersOf(range),
+		...(period === null ? {} : { period }),
+	};
+}

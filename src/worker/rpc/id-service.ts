@@ -1,0 +1,314 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type {
+	AcquireLeaseOptions,
+	DecodeOptions,
+	FleetLeases,
+	FleetStats,
+	IdRange,
+	IdServiceRpc,
+	LayoutInfo,
+	LeaseGrant,
+	LeaseRef,
+	LeaseState,
+	RangeOptions,
+	Settled,
+	SettledRpc,
+	SnowflakeBlocks,
+	SnowflakeBlocksOptions,
+	SnowflakeOptions,
+	SnowflakeStatsInfo,
+	StatsHistory,
+	StatsHistoryOptions,
+	TypeIdIds,
+	TypeIdOptions,
+	UlidOptions,
+	UuidV7Options,
+} from "../../api";
+import { describeValue } from "../../ids/errors";
+import type { DecodedId } from "../../ids/forms/decode";
+import type { DecodedForeign } from "../../ids/forms/foreign-layouts";
+import { decodeContract, rangeContract } from "../contracts/forms";
+import {
+	blocksContract,
+	snowflakeContract,
+	statsContract,
+	typeidContract,
+	ulidContract,
+	uuidv7Contract,
+} from "../contracts/ids";
+import {
+	acquireContract,
+	leaseStatusContract,
+	releaseContract,
+	renewContract,
+} from "../contracts/leases";
+import { statsHistoryContract } from "../contracts/ops";
+import { app } from "../http/app";
+import {
+	formOperations,
+	leaseOperations,
+	opsOperations,
+	snowflakeOperations,
+} from "../on-first-use";
+import type { SnowflakeIds } from "../operations/snowflake";
+import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "../operations/stateless";
+import { askedNote } from "../request-note";
+import { rpcArgs, rpcCall } from "./rpc-call";
+
+export type {
+	RangeOptions,
+	SnowflakeBlocksOptions,
+	SnowflakeOptions,
+	TypeIdOptions,
+	UlidOptions,
+	UuidV7Options,
+};
+
+/**
+ * The service for other Workers, over a service binding:
+ * `services = [{ binding = "IDS", service = "edge-ids", entrypoint = "IdService" }]`.
+ * Same operations, contracts and values as the HTTP routes: each method reads its
+ * arguments through its operation's contract (./contracts/), so a bad value or a name
+ * the operation does not take gets HTTP's code and message.
+ * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
+ * starts with its code, `invalid_count: count must be …`, because only the message
+ * survives the RPC boundary; `idErrorCode(error)` in src/client/index.ts reads it back.
+ * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
+ * `IdServiceRpc` (src/api.ts) is these methods as plain types, for callers outside this repo.
+ */
+export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, SettledRpc {
+	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
+		// A named worker ID is one object call; an auto call says how the pool served it.
+		const asking = askedNote("snowflake", options);
+		if (options?.workerId !== undefined) asking.source = "direct";
+		return rpcCall(this.env, "snowflake", asking, async (config, note) => {
+			const input = rpcArgs(snowflakeContract, config, options);
+			const { body, source } = await (await snowflakeOperations()).snowflakeIds(
+				this.env,
+				config,
+				input,
+				{ background: (work) => this.ctx.waitUntil(work) },
+			);
+			note({ source });
+			return body;
+		});
+	}
+
+	/** Many IDs as `{first, count}` runs of one worker ID; `expandBlocks` (edge-ids/ids) lists them. */
+	async snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks> {
+		return rpcCall(
+			this.env,
+			"snowflakeBlocks",
+			askedNote("snowflake-blocks", options),
+			async (config) =>
+				(await snowflakeOperations()).snowflakeBlocks(
+					this.env,
+					config,
+					rpcArgs(blocksContract, config, options),
+				),
+		);
+	}
+
+	async ulid(options: UlidOptions = {}): Promise<UlidIds> {
+		return rpcCall(this.env, "ulid", askedNote("ulid", options), (config) =>
+			ulidIds(config, rpcArgs(ulidContract, config, options)),
+		);
+	}
+
+	async uuidv7(options: UuidV7Options = {}): Promise<UuidV7Ids> {
+		return rpcCall(this.env, "uuidv7", askedNote("uuidv7", options), (config) =>
+			uuidv7Ids(config, rpcArgs(uuidv7Contract, config, options)),
+		);
+	}
+
+	/** UUIDv7s in TypeID form (`user_01j…`), monotonic with `uuidv7`'s; `prefix` omitted: bare TypeIDs. */
+	async typeid(options: TypeIdOptions = {}): Promise<TypeIdIds> {
+		return rpcCall(this.env, "typeid", askedNote("typeid", options), async (config) =>
+			(await formOperations()).typeidIds(config, rpcArgs(typeidContract, config, options)),
+		);
+	}
+
+	/**
+	 * The tightest `[min, max]` holding every ID of `kind` with a time in `[from, to)`
+	 * (Unix ms or ISO 8601): `WHERE id BETWEEN min AND max`.
+	 */
+	async range(options: RangeOptions): Promise<IdRange> {
+		return rpcCall(this.env, "range", askedNote("range", options), async (config) =>
+			(await formOperations()).idRange(config, rpcArgs(rangeContract, config, options)),
+		);
+	}
+
+	/**
+	 * What an ID says; `options` reads a Snowflake-like ID of another system:
+	 * `{ layout: "discord" }` or explicit `{ timeBits, workerBits, sequenceBits, epoch?, timeUnitMs? }`.
+	 */
+	async decode(id: string, options: DecodeOptions = {}): Promise<DecodedId | DecodedForeign> {
+		return rpcCall(this.env, "decode", {}, async (config) =>
+			(await snowflakeOperations()).decode(
+				config,
+				rpcArgs(decodeContract, config, options, { id }),
+			),
+		);
+	}
+
+	/** The active Snowflake layout, as `GET /layout` answers it. */
+	async layout(): Promise<LayoutInfo> {
+		return rpcCall(this.env, "layout", {}, (config) => config.layout.toJSON());
+	}
+
+	/** A worker ID's object: IDs issued, requests, clock regressions, lease writes… */
+	async stats(workerId: number): Promise<SnowflakeStatsInfo> {
+		return rpcCall(this.env, "stats", askedNote("snowflake-stats", { workerId }), async (config) =>
+			(await snowflakeOperations()).snowflakeStats(
+				this.env,
+				config,
+				rpcArgs(statsContract, config, {}, { workerId }).workerId,
+			),
+		);
+	}
+
+	/** Every leased worker ID held or in grace, from the fleet catalog; never a leaseId. */
+	async leases(): Promise<FleetLeases> {
+		return rpcCall(this.env, "leases", { kind: "leases" }, async (config) =>
+			(await opsOperations()).fleetLeases(this.env, config),
+		);
+	}
+
+	/** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
+	async fleetStats(): Promise<FleetStats> {
+		return rpcCall(this.env, "fleetStats", { kind: "fleet-stats" }, async (config) =>
+			(await opsOperations()).fleetStats(this.env, config),
+		);
+	}
+
+	/** Per-minute counts of a worker ID, or of the fleet without one, for the last 1-1440 minutes. */
+	async statsHistory(options: StatsHistoryOptions = {}): Promise<StatsHistory> {
+		return rpcCall(this.env, "statsHistory", askedNote("stats-history", options), async (config) =>
+			(await opsOperations()).statsHistory(
+				this.env,
+				config,
+				rpcArgs(statsHistoryContract, config, options),
+			),
+		);
+	}
+
+	/**
+	 * A span of a worker ID of LEASE_WORKER_IDS for a Snowflake generator of the
+	 * caller's own (`createLeasedGenerator` in edge-ids/client runs one): the one
+	 * named, or a free one. Keep its `leaseId` secret; renew every third of a span.
+	 */
+	async acquireLease(options: AcquireLeaseOptions = {}): Promise<LeaseGrant> {
+		return rpcCall(this.env, "acquireLease", askedNote("lease", options), async (config, note) => {
+			const { grant, probes } = await (await leaseOperations()).acquireLease(
+				this.env,
+				config,
+				rpcArgs(acquireContract, config, options),
+			);
+			note({ probes });
+			return grant;
+		});
+	}
+
+	/** The lease's span moved on; `lease_lost` once released or taken over. */
+	async renewLease(lease: LeaseRef): Promise<LeaseGrant> {
+		return rpcCall(this.env, "renewLease", askedNote("lease", lease), async (config) =>
+			(await leaseOperations()).renewLease(
+				this.env,
+				config,
+				rpcArgs(renewContract, config, {}, leaseRefOf(lease)),
+			),
+		);
+	}
+
+	/** Frees the worker ID at once (the span's unused ticks are never issued again). */
+	async releaseLease(lease: LeaseRef): Promise<void> {
+		return rpcCall(this.env, "releaseLease", askedNote("lease", lease), async (config) =>
+			(await leaseOperations()).releaseLease(
+				this.env,
+				config,
+				rpcArgs(releaseContract, config, {}, leaseRefOf(lease)),
+			),
+		);
+	}
+
+	/** A worker ID's lease state (held, grace or free), holder label and span; never its leaseId. */
+	async leaseStatus(workerId: number): Promise<LeaseState> {
+		return rpcCall(
+			this.env,
+			"leaseStatus",
+			askedNote("lease-status", { workerId }),
+			async (config) =>
+				(await leaseOperations()).leaseStatus(
+					this.env,
+					config,
+					rpcArgs(leaseStatusContract, config, {}, { workerId }),
+				),
+		);
+	}
+
+	/**
+	 * Any method of this entrypoint, its refusal answered as a value: `{ value }`, or
+	 * `{ error }` with the message it would have rejected with. A rejection never
+	 * crosses here, so workerd reports none as an uncaught exception of the service
+	 * (src/api.ts, `SettledRpc`); the method still writes its own log line.
+	 */
+	async settle<M extends keyof IdServiceRpc>(
+		method: M,
+		...args: Parameters<IdServiceRpc[M]>
+	): Promise<Settled<Awaited<ReturnType<IdServiceRpc[M]>>>> {
+		// Checked by name at run time: a caller need not be typed.
+		if (!settledMethods().has(method)) {
+			return {
+				error: `not_found: IdService has no method ${describeValue(method)}; it has ${[...settledMethods()].join(", ")}`,
+			};
+		}
+		try {
+			const call = this[method] as (...a: unknown[]) => Promise<never>;
+			return { value: await call.apply(this, args) };
+		} catch (error) {
+			return { error: error instanceof Error ? error.message : String(error) };
+		}
+	}
+
+	/** HTTP over the binding; like RPC, trusted: the token is not asked for. */
+	override async fetch(request: Request): Promise<Response> {
+		return app.fetch(request, trustedEnv(this.env), this.ctx);
+	}
+}
+
+/**
+ * A lease reference's two fields. A holder passes the grant it was given (a LeaseRef
+ * with more fields: its span, its layout), so the rest is not refused as unknown.
+ */
+function leaseRefOf(lease: unknown): { workerId: unknown; leaseId: unknown } {
+	const ref = (typeof lease === "object" && lease !== null ? lease : {}) as Partial<LeaseRef>;
+	return { workerId: ref.workerId, leaseId: ref.leaseId };
+}
+
+/** The methods `settle` may call: this entrypoint's own, but itself, `fetch` and the constructor. */
+let settled: ReadonlySet<string> | undefined;
+function settledMethods(): ReadonlySet<string> {
+	settled ??= new Set(
+		Object.getOwnPropertyNames(IdService.prototype).filter(
+			(name) => !["constructor", "fetch", "settle"].includes(name),
+		),
+	);
+	return settled;
+}
+
+const trusted = new WeakMap<Env, Env>();
+
+/**
+ * The env without the tokens and without the rate limiter (binding callers are
+ * trusted), one object per env so its parsed config is cached too.
+ */
+function trustedEnv(env: Env): Env {
+	let trustedOne = trusted.get(env);
+	if (!trustedOne) {
+		const withoutLimits: Partial<Env> = { ...env, API_TOKEN: undefined, API_TOKEN_NEXT: undefined };
+		delete withoutLimits.RATE_LIMITER;
+		trustedOne = withoutLimits as Env;
+		trusted.set(env, trustedOne);
+	}
+	return trustedOne;
+}

@@ -59,6 +59,9 @@ export class HolderProcess {
 	/** Set when this run signalled its end (SIGKILL or SIGTERM): an exit is then expected. */
 	ending = false;
 	readonly exited: Promise<void>;
+	/** performance.now() at its spawn and at its exit (NaN while it runs). */
+	readonly startedAt = performance.now();
+	endedAt = Number.NaN;
 	private stderr = "";
 
 	constructor(
@@ -77,7 +80,12 @@ export class HolderProcess {
 		child.stderr?.on("data", (chunk: string) => {
 			this.stderr = (this.stderr + chunk).slice(-8_000);
 		});
-		this.exited = new Promise((done) => child.on("close", () => done()));
+		this.exited = new Promise((done) =>
+			child.on("close", () => {
+				this.endedAt = performance.now();
+				done();
+			}),
+		);
 	}
 
 	get alive(): boolean {

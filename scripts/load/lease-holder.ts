@@ -134,8 +134,9 @@ const client = idsClient({ baseUrl: args.url, token: args.token });
 const source = {
 	acquireLease: (options?: Parameters<typeof client.acquireLease>[0]) =>
 		client.acquireLease(options).then(granted),
-	renewLease: (lease: Parameters<typeof client.renewLease>[0]) =>
-		client.renewLease(lease).then(granted),
+	// The call options carry the renewal's deadline (its signal): a hung answer is given up.
+	renewLease: (...args: Parameters<typeof client.renewLease>) =>
+		client.renewLease(...args).then(granted),
 	releaseLease: (lease: Parameters<typeof client.releaseLease>[0]) => client.releaseLease(lease),
 };
 const stop = new AbortController();

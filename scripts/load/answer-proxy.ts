@@ -62,6 +62,8 @@ export interface AnswerProxyCounts {
 	/** Renewal answers held past the renewal deadline; of them, those the holder gave up on first. */
 	hung: number;
 	hungGivenUp: number;
+	/** How long the service took to answer renewals, ms, in order (for their spread). */
+	renewalAnswerMs: number[];
 }
 
 export interface AnswerProxy {
@@ -109,6 +111,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 		stepped: 0,
 		hung: 0,
 		hungGivenUp: 0,
+		renewalAnswerMs: [],
 	};
 	/** Worker IDs whose object's clock reads ahead now: by how much, until when (performance.now ms). */
 	const steps = new Map<number, { aheadMs: number; untilMs: number }>();
@@ -124,6 +127,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 		);
 		let answered = false;
 		if (target !== undefined && body !== undefined) {
+			const sentAt = performance.now();
 			try {
 				const upstream = await fetch(target + (request.url ?? "/"), {
 					method: request.method,
@@ -137,6 +141,9 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				status = upstream.status;
 				headers = [...upstream.headers].filter(([name]) => !HOP_BY_HOP.has(name));
 				answered = true;
+				if (RENEWAL.test(request.url ?? "")) {
+					counts.renewalAnswerMs.push(Math.round(performance.now() - sentAt));
+				}
 			} catch {
 				// Down, restarting, or killed while it answered.
 			}

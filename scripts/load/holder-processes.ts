@@ -29,6 +29,8 @@ export interface HolderSettings {
 	token: string;
 	/** IDs per call. */
 	batch: number;
+	/** A pause after each call (ms): holders leave the CPU to the service they renew with. */
+	batchGapMs: number;
 	/** A call's wait for a renewal at a span's end (ms). */
 	maxWaitMs: number;
 	/** How far a SIGUSR2 steps a holder's wall clock back (ms). */
@@ -205,7 +207,7 @@ export class HolderFleet {
 	}
 
 	private spawn(slot: number, language: HolderLanguage): HolderProcess {
-		const { url, token, batch, maxWaitMs, clockStepMs, lifetimeMs } = this.settings;
+		const { url, token, batch, batchGapMs, maxWaitMs, clockStepMs, lifetimeMs } = this.settings;
 		const name = `${language === "python" ? "py" : "ts"}-${slot}.${this.processes.length}`;
 		// An hour ahead or behind, and a minute either way on top.
 		const offsetMs = Math.round(
@@ -222,6 +224,8 @@ export class HolderFleet {
 			"-",
 			"--batch",
 			String(batch),
+			"--batch-gap-ms",
+			String(batchGapMs),
 			// `=`: a negative offset would read as a flag.
 			`--wall-clock-offset=${offsetMs}`,
 			`--wall-clock-step=${clockStepMs}`,

@@ -24,6 +24,8 @@ export const HELP = `usage: npm run test:leases -- [options]
   --drop-rate R        share of the service's answers dropped after it acted (default 0.05)
   --late-rate R        share held back 0.2-1 span, so they come late and out of order (default 0.02)
   --batch N            IDs per holder call (default 4096)
+  --batch-gap-ms MS    each holder's pause after a call (default 10): holders spinning flat out
+                       leave the service too little CPU to answer within their renewal deadlines
   --seed N             seed of the chaos (default: random, printed)
   --startup-timeout S  seconds to wait for wrangler dev's /health after each start (default 90)
   --wrangler-config P  run the service from this wrangler config instead of the repository's
@@ -50,6 +52,7 @@ export interface LeaseChaosOptions {
 	dropRate: number;
 	lateRate: number;
 	batch: number;
+	batchGapMs: number;
 	seed: number;
 	startupTimeoutS: number;
 	wranglerConfig?: string | undefined;
@@ -89,6 +92,7 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 			"drop-rate": { type: "string", default: "0.05" },
 			"late-rate": { type: "string", default: "0.02" },
 			batch: { type: "string", default: "4096" },
+			"batch-gap-ms": { type: "string", default: "10" },
 			seed: { type: "string" },
 			"startup-timeout": { type: "string", default: "90" },
 			"wrangler-config": { type: "string" },
@@ -127,6 +131,7 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 		dropRate: rateOption("drop-rate", values["drop-rate"]),
 		lateRate: rateOption("late-rate", values["late-rate"]),
 		batch: intOption("batch", values.batch, 1, 100_000),
+		batchGapMs: intOption("batch-gap-ms", values["batch-gap-ms"], 0, 1_000),
 		seed:
 			values.seed === undefined
 				? Math.floor(Math.random() * 2 ** 31)

@@ -49,6 +49,16 @@ function hangChance({ leaseExpired }: TroubleSummary): number {
 	return (leaseExpired.afterHang + leaseExpired.unexplained) * leaseExpired.nearHangShare;
 }
 
+/** Median, 90th and 99th percentile and most of `ms`. */
+function answerTimes(ms: number[]): string {
+	const sorted = [...ms].sort((a, b) => a - b);
+	const at = (share: number) =>
+		sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+	return sorted.length === 0
+		? "-"
+		: `median ${at(0.5)} ms, 90th ${at(0.9)} ms, 99th ${at(0.99)} ms, most ${sorted.at(-1)} ms`;
+}
+
 const excuses = (counts: Record<string, number>) =>
 	Object.entries(counts)
 		.map(([why, count]) => `${count} ${why}`)
@@ -134,6 +144,7 @@ export function printLeaseChaosReport(result: LeaseChaosResult, opts: LeaseChaos
 		`  answers dropped          ${n(proxy.dropped)} of ${n(proxy.forwarded)} (after the service acted; ${n(proxy.late)} held back, ${n(proxy.unavailable)} 502 while down; statuses ${statuses.join(", ")})`,
 		`  object clocks stepped    ${n(result.objectClockSteps)} (2-6 spans ahead for 1-2 spans; ${n(proxy.stepped)} grants read ahead); ${n(steps.met)} holders met one: ${n(steps.recovered)} issued again (at most ${(steps.slowestMs / 1000).toFixed(1)} s after the step ended; bound ${(troubles.recoverMs / 1000).toFixed(1)} s), ${n(steps.stuck.length)} stuck; not judged: ${excuses(steps.excused)}`,
 		`  renewals hung            ${n(proxy.hung)} (held 1-3 spans; ${n(proxy.hungGivenUp)} given up by the holder first); ${n(hangs.met)} holders met one: ${n(hangs.recovered)} went on issuing, ${n(hangs.stuck.length)} stopped; not judged: ${excuses(hangs.excused)}`,
+		`  renewal answer times     ${answerTimes(proxy.renewalAnswerMs)} (the service's, at the proxy; a holder's deadline is a tenth of the span, ${opts.spanMs / 10} ms)`,
 		`  holder refusals          ${refused.join(", ") || "none"}`,
 		`  lease_expired            ${n(leaseExpired.all)}: ${n(leaseExpired.inTrouble)} in a holder's trouble (a stepped clock, a pause, the service down), ${n(leaseExpired.afterHang)} within ${(troubles.recoverMs / 1000).toFixed(0)} s after a hung renewal (chance: ${hangChance(troubles).toFixed(1)}, holders spent ${(100 * leaseExpired.nearHangShare).toFixed(0)} % of their quiet time there), ${n(leaseExpired.unexplained)} with no fault near`,
 		`  renewal rates            at most ${renewals.maxPerSpan.toFixed(1)} a span over a holder's life (${n(renewals.holders)} holders counted); bound ${RENEWALS_PER_SPAN} a span, ${RENEWALS_PER_SPAN_IN_TROUBLE} in trouble: ${n(renewals.over.length)} over; ${stat("renewalsFailed")} of ${stat("renewals")} attempts failed`,

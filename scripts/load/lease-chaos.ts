@@ -152,6 +152,7 @@ async function main(): Promise<void> {
 			url: proxy.url,
 			token,
 			batch: opts.batch,
+			batchGapMs: opts.batchGapMs,
 			maxWaitMs: 2_000,
 			clockStepMs: opts.clockStepMs,
 			lifetimeMs: allowedMs,

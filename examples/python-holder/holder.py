@@ -105,6 +105,10 @@ def main(argv=None):
     parser.add_argument("--count", type=int, default=0, help="IDs to issue, then release and exit (0: until --seconds or SIGTERM)")
     parser.add_argument("--seconds", type=float, default=0, help="stop after this long (0: no limit)")
     parser.add_argument("--batch", type=int, default=1000, help="IDs per call (default 1000)")
+    parser.add_argument(
+        "--batch-gap-ms", type=float, default=0, metavar="MS",
+        help="for tests: pause MS after each call, leaving the machine's CPU to the service",
+    )
     parser.add_argument("--out", default="-", help="where to write what was issued (default: stdout)")
     parser.add_argument("--max-wait", type=float, default=DEFAULT_MAX_WAIT, help="seconds a call waits for a renewal")
     parser.add_argument(
@@ -143,6 +147,8 @@ def main(argv=None):
                 refused[error.code] = refused.get(error.code, 0) + 1
                 stopping.wait(min(error.retry_after or 0.05, 1.0))
             writer.flush()
+            if args.batch_gap_ms:
+                stopping.wait(args.batch_gap_ms / 1000)
             if args.fork_after and issued >= args.fork_after and args.out != "-":
                 args.fork_after = 0
                 writer.flush(every=0)

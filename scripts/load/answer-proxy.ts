@@ -6,12 +6,21 @@
  * `lateRate` (it arrives after later answers: late and reordered). While the
  * service is down (a crash, a restart) it answers 502, as a gateway would.
  *
+ * Two faults aimed at a holder's renewals: at `hangRate` a renewal's answer is
+ * held past the holder's renewal deadline (`hangMs`, or until the holder gives up
+ * and closes the connection); and `stepClock` makes one worker ID's object look as
+ * if its clock had stepped ahead for a while: the `serverNowMs` of its grants
+ * reads `aheadMs` more (nothing else: `from`, `to`, `fromMs`, `toMs` carry the
+ * safety and stay as the service wrote them), then the step ends, which is all a
+ * holder can see of an object whose clock stepped ahead and back.
+ *
  *   const proxy = await startAnswerProxy({ target: () => dev.url, dropRate: 0.05, random });
  *   holders talk to proxy.url; proxy.counts.dropped after the run
+ *   proxy.stepClock(903, 10_000, 5_000);   // worker ID 903's grants read 10 s ahead for 5 s
  *
  * The target is read per request, so the service may come back on another port.
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface AnswerProxyOptions {
@@ -25,6 +34,18 @@ export interface AnswerProxyOptions {
 	lateMs: [number, number];
 	/** Uniform in [0, 1) (seeded, so a run can be repeated). */
 	random: () => number;
+	/** Share of renewal answers held past the holder's renewal deadline, in [0, 1]. Default 0. */
+	hangRate?: number | undefined;
+	/** How long a hung answer is held at most, [min, max] ms; the holder giving up ends it sooner. */
+	hangMs?: [number, number] | undefined;
+	/** A grant (the lease of `workerId` starting at tick `from`) whose answer was stepped or hung. */
+	onFault?: ((fault: "stepped" | "hung", grant: GrantKey) => void) | undefined;
+}
+
+/** Which lease a grant belongs to, as the holders' L lines name it. */
+export interface GrantKey {
+	workerId: number;
+	from: number;
 }
 
 export interface AnswerProxyCounts {
@@ -36,11 +57,20 @@ export interface AnswerProxyCounts {
 	unavailable: number;
 	/** Answers by the service's status. */
 	statuses: Record<number, number>;
+	/** Grants whose `serverNowMs` was stepped ahead. */
+	stepped: number;
+	/** Renewal answers held past the renewal deadline; of them, those the holder gave up on first. */
+	hung: number;
+	hungGivenUp: number;
+	/** How long the service took to answer renewals, ms, in order (for their spread). */
+	renewalAnswerMs: number[];
 }
 
 export interface AnswerProxy {
 	readonly url: string;
 	readonly counts: AnswerProxyCounts;
+	/** `workerId`'s grants read `aheadMs` ahead for the next `forMs`. */
+	stepClock(workerId: number, aheadMs: number, forMs: number): void;
 	stop(): Promise<void>;
 }
 
@@ -49,6 +79,21 @@ const FORWARD_TIMEOUT_MS = 30_000;
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "host", "upgrade"]);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const RENEWAL = /^\/leases\/\d+\/renew(\?|$)/;
+const SERVER_NOW = /("serverNowMs"\s*:\s*)(\d+)/;
+
+/** The lease a 200 answer grants, read from its body; undefined for any other answer. */
+function grantOf(status: number, payload: Buffer): GrantKey | undefined {
+	if (status !== 200) return undefined;
+	try {
+		const { workerId, from, serverNowMs } = JSON.parse(payload.toString("utf8"));
+		const numbers = [workerId, from, serverNowMs].every((x) => Number.isSafeInteger(x));
+		return numbers ? { workerId, from } : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
@@ -63,7 +108,13 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 		late: 0,
 		unavailable: 0,
 		statuses: {},
+		stepped: 0,
+		hung: 0,
+		hungGivenUp: 0,
+		renewalAnswerMs: [],
 	};
+	/** Worker IDs whose object's clock reads ahead now: by how much, until when (performance.now ms). */
+	const steps = new Map<number, { aheadMs: number; untilMs: number }>();
 	const server = createServer(async (request, response) => {
 		const body = await bodyOf(request).catch(() => undefined);
 		const target = options.target();
@@ -76,6 +127,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 		);
 		let answered = false;
 		if (target !== undefined && body !== undefined) {
+			const sentAt = performance.now();
 			try {
 				const upstream = await fetch(target + (request.url ?? "/"), {
 					method: request.method,
@@ -89,6 +141,9 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				status = upstream.status;
 				headers = [...upstream.headers].filter(([name]) => !HOP_BY_HOP.has(name));
 				answered = true;
+				if (RENEWAL.test(request.url ?? "")) {
+					counts.renewalAnswerMs.push(Math.round(performance.now() - sentAt));
+				}
 			} catch {
 				// Down, restarting, or killed while it answered.
 			}
@@ -102,10 +157,29 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				request.socket.destroy();
 				return;
 			}
-			if (options.random() < options.lateRate) {
+			const grant = grantOf(status, payload);
+			const hangRate = options.hangRate ?? 0;
+			if (grant && hangRate > 0 && RENEWAL.test(request.url ?? "") && options.random() < hangRate) {
+				counts.hung++;
+				options.onFault?.("hung", grant);
+				const [min, max] = options.hangMs ?? [0, 0];
+				if (await heldUntilGivenUp(response, min + options.random() * (max - min))) {
+					counts.hungGivenUp++;
+					return;
+				}
+			} else if (options.random() < options.lateRate) {
 				counts.late++;
 				const [min, max] = options.lateMs;
 				await sleep(min + options.random() * (max - min));
+			}
+			const step = grant && steps.get(grant.workerId);
+			if (grant && step && performance.now() < step.untilMs && !response.destroyed) {
+				counts.stepped++;
+				const text = payload
+					.toString("utf8")
+					.replace(SERVER_NOW, (_, key: string, ms: string) => key + (Number(ms) + step.aheadMs));
+				payload = Buffer.from(text);
+				options.onFault?.("stepped", grant);
 			}
 		}
 		if (response.destroyed) return;
@@ -121,10 +195,29 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 	return {
 		url: `http://127.0.0.1:${port}`,
 		counts,
+		stepClock(workerId, aheadMs, forMs) {
+			steps.set(workerId, { aheadMs, untilMs: performance.now() + forMs });
+		},
 		stop: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();
 				server.close(() => done());
 			}),
 	};
+}
+
+/** Waits `ms`, or until the client closes the connection (true: it gave up first). */
+function heldUntilGivenUp(response: ServerResponse, ms: number): Promise<boolean> {
+	if (response.destroyed) return Promise.resolve(true);
+	return new Promise((done) => {
+		const timer = setTimeout(() => {
+			response.off("close", gaveUp);
+			done(false);
+		}, ms);
+		const gaveUp = () => {
+			clearTimeout(timer);
+			done(true);
+		};
+		response.once("close", gaveUp);
+	});
 }

@@ -48,7 +48,7 @@ export interface HolderLedgerReport {
 	/** Holders' wall clocks minus the service's clock at their grants, in ms (NaN: none seen). */
 	wallClockMinMs: number;
 	wallClockMaxMs: number;
-	/** Times a holder's wall clock went back by more than a second between two grants. */
+	/** Times a holder's wall clock went back by more than `stepBackMs` (default a second) between two grants. */
 	wallClockStepsBack: number;
 	/** The intervals the ledger holds in all (its memory). */
 	intervals: number;
@@ -80,6 +80,13 @@ interface WorkerRecord {
 const HEADER = /layout=(-?\d+),(\d+),(\d+),(\d+),(\d+)/;
 
 export class HolderLedger {
+	/**
+	 * `stepBackMs`: how far a holder's wall clock against the service's must go back
+	 * between two grants to count as a step of its wall clock (an object clock stepped
+	 * ahead moves it too, by a few spans).
+	 */
+	constructor(private readonly stepBackMs = 1_000) {}
+
 	private readonly workers = new Map<number, WorkerRecord>();
 	readonly report: HolderLedgerReport = {
 		processes: 0,
@@ -119,6 +126,11 @@ export class HolderLedger {
 	clean(): boolean {
 		const { repeats, outsideSpans, notIncreasing, overlappingSpans, malformed } = this.report;
 		return repeats + outsideSpans + notIncreasing + overlappingSpans + malformed === 0;
+	}
+
+	/** The process granted the lease of `workerId` whose span starts at `from`; undefined before its L line. */
+	ownerOf(workerId: number, from: number): string | undefined {
+		return this.workers.get(workerId)?.spans.find((span) => span.from === from)?.owner;
 	}
 
 	/** How many leases of `workerId` the ledger has seen granted. */
@@ -167,7 +179,9 @@ export class HolderLedger {
 		report.wallClockMaxMs = first
 			? wallMinusServerMs
 			: Math.max(report.wallClockMaxMs, wallMinusServerMs);
-		if (previous !== undefined && wallMinusServerMs < previous - 1_000) report.wallClockStepsBack++;
+		if (previous !== undefined && wallMinusServerMs < previous - this.stepBackMs) {
+			report.wallClockStepsBack++;
+		}
 	}
 
 	/** @internal */
@@ -204,6 +218,9 @@ export class HolderOutput {
 	private lineNumber = 0;
 	/** The worker ID of the last grant it wrote (-1 before one). */
 	workerId = -1;
+	/** IDs this process issued, and its calls refused by code. */
+	ids = 0;
+	readonly refused: Record<string, number> = {};
 
 	constructor(
 		private readonly ledger: HolderLedger,
@@ -245,6 +262,7 @@ export class HolderOutput {
 		if (kind === "X" && line[1] === " ") {
 			const code = fields[0] || "?";
 			report.refused[code] = (report.refused[code] ?? 0) + 1;
+			this.refused[code] = (this.refused[code] ?? 0) + 1;
 			return;
 		}
 		const numbers = fields.map(Number);
@@ -313,6 +331,7 @@ export class HolderOutput {
 		this.lastSpan = span;
 		this.lastSpanWorkerId = workerId;
 		ledger.report.ids += count;
+		this.ids += count;
 	}
 
 	/** The span of this process that holds `tick` of `workerId`; the last run's first (runs go up). */

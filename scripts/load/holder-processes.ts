@@ -29,6 +29,8 @@ export interface HolderSettings {
 	token: string;
 	/** IDs per call. */
 	batch: number;
+	/** A pause after each call (ms): holders leave the CPU to the service they renew with. */
+	batchGapMs: number;
 	/** A call's wait for a renewal at a span's end (ms). */
 	maxWaitMs: number;
 	/** How far a SIGUSR2 steps a holder's wall clock back (ms). */
@@ -59,6 +61,9 @@ export class HolderProcess {
 	/** Set when this run signalled its end (SIGKILL or SIGTERM): an exit is then expected. */
 	ending = false;
 	readonly exited: Promise<void>;
+	/** performance.now() at its spawn and at its exit (NaN while it runs). */
+	readonly startedAt = performance.now();
+	endedAt = Number.NaN;
 	private stderr = "";
 
 	constructor(
@@ -77,7 +82,12 @@ export class HolderProcess {
 		child.stderr?.on("data", (chunk: string) => {
 			this.stderr = (this.stderr + chunk).slice(-8_000);
 		});
-		this.exited = new Promise((done) => child.on("close", () => done()));
+		this.exited = new Promise((done) =>
+			child.on("close", () => {
+				this.endedAt = performance.now();
+				done();
+			}),
+		);
 	}
 
 	get alive(): boolean {
@@ -197,7 +207,7 @@ export class HolderFleet {
 	}
 
 	private spawn(slot: number, language: HolderLanguage): HolderProcess {
-		const { url, token, batch, maxWaitMs, clockStepMs, lifetimeMs } = this.settings;
+		const { url, token, batch, batchGapMs, maxWaitMs, clockStepMs, lifetimeMs } = this.settings;
 		const name = `${language === "python" ? "py" : "ts"}-${slot}.${this.processes.length}`;
 		// An hour ahead or behind, and a minute either way on top.
 		const offsetMs = Math.round(
@@ -214,6 +224,8 @@ export class HolderFleet {
 			"-",
 			"--batch",
 			String(batch),
+			"--batch-gap-ms",
+			String(batchGapMs),
 			// `=`: a negative offset would read as a flag.
 			`--wall-clock-offset=${offsetMs}`,
 			`--wall-clock-step=${clockStepMs}`,

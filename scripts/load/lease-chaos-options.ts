@@ -16,9 +16,16 @@ export const HELP = `usage: npm run test:leases -- [options]
   --clock-steps C      holders' wall clocks stepped back (SIGUSR2; default 12)
   --clock-step-ms MS   how far a step goes back (default 1800000: half an hour)
   --server-kills S     SIGKILLs of wrangler dev, restarted on the same state (default 1)
+  --object-clock-steps N
+                       a held worker ID's object clock read 2-6 spans ahead for 1-2 spans, then
+                       back (the proxy rewrites serverNowMs in its grants; default 6)
+  --hang-rate R        share of renewal answers held 1-3 spans, past the holders' renewal
+                       deadline, or until the holder gives up (default 0.05)
   --drop-rate R        share of the service's answers dropped after it acted (default 0.05)
   --late-rate R        share held back 0.2-1 span, so they come late and out of order (default 0.02)
   --batch N            IDs per holder call (default 4096)
+  --batch-gap-ms MS    each holder's pause after a call (default 10): holders spinning flat out
+                       leave the service too little CPU to answer within their renewal deadlines
   --seed N             seed of the chaos (default: random, printed)
   --startup-timeout S  seconds to wait for wrangler dev's /health after each start (default 90)
   --wrangler-config P  run the service from this wrangler config instead of the repository's
@@ -40,9 +47,12 @@ export interface LeaseChaosOptions {
 	clockSteps: number;
 	clockStepMs: number;
 	serverKills: number;
+	objectClockSteps: number;
+	hangRate: number;
 	dropRate: number;
 	lateRate: number;
 	batch: number;
+	batchGapMs: number;
 	seed: number;
 	startupTimeoutS: number;
 	wranglerConfig?: string | undefined;
@@ -77,9 +87,12 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 			"clock-steps": { type: "string", default: "12" },
 			"clock-step-ms": { type: "string", default: "1800000" },
 			"server-kills": { type: "string", default: "1" },
+			"object-clock-steps": { type: "string", default: "6" },
+			"hang-rate": { type: "string", default: "0.05" },
 			"drop-rate": { type: "string", default: "0.05" },
 			"late-rate": { type: "string", default: "0.02" },
 			batch: { type: "string", default: "4096" },
+			"batch-gap-ms": { type: "string", default: "10" },
 			seed: { type: "string" },
 			"startup-timeout": { type: "string", default: "90" },
 			"wrangler-config": { type: "string" },
@@ -113,9 +126,12 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 		clockSteps: intOption("clock-steps", values["clock-steps"], 0, 10_000),
 		clockStepMs: intOption("clock-step-ms", values["clock-step-ms"], 1, 24 * 3_600_000),
 		serverKills: intOption("server-kills", values["server-kills"], 0, 100),
+		objectClockSteps: intOption("object-clock-steps", values["object-clock-steps"], 0, 10_000),
+		hangRate: rateOption("hang-rate", values["hang-rate"]),
 		dropRate: rateOption("drop-rate", values["drop-rate"]),
 		lateRate: rateOption("late-rate", values["late-rate"]),
 		batch: intOption("batch", values.batch, 1, 100_000),
+		batchGapMs: intOption("batch-gap-ms", values["batch-gap-ms"], 0, 1_000),
 		seed:
 			values.seed === undefined
 				? Math.floor(Math.random() * 2 ** 31)

@@ -21,6 +21,7 @@
  *
  *   npx tsx scripts/load/lease-holder.ts --url http://127.0.0.1:8787 --count 1000000 --out issued.txt
  *   (--token T | $API_TOKEN) (--holder NAME) (--seconds S) (--batch B, default 1000) (--max-wait MS)
+ *   (--batch-gap-ms MS: a pause after each batch, leaving the machine's CPU to the service)
  *   (--wall-clock-offset MS) (--wall-clock-step MS)
  */
 import { createWriteStream } from "node:fs";
@@ -42,6 +43,7 @@ const { values: args } = parseArgs({
 		count: { type: "string", default: "0" },
 		seconds: { type: "string", default: "0" },
 		batch: { type: "string", default: "1000" },
+		"batch-gap-ms": { type: "string", default: "0" },
 		out: { type: "string", default: "-" },
 		"max-wait": { type: "string", default: "2000" },
 		"wall-clock-offset": { type: "string", default: "0" },
@@ -52,6 +54,7 @@ if (!args.url) throw new Error("--url is required (the service's base URL)");
 const count = Number(args.count);
 const seconds = Number(args.seconds);
 const batch = Number(args.batch);
+const batchGapMs = Number(args["batch-gap-ms"]);
 skewWallClock(Number(args["wall-clock-offset"]), Number(args["wall-clock-step"]));
 
 /** `Date` (now and new) off by `offsetMs`, stepped back by `stepMs` at every SIGUSR2. */
@@ -134,8 +137,9 @@ const client = idsClient({ baseUrl: args.url, token: args.token });
 const source = {
 	acquireLease: (options?: Parameters<typeof client.acquireLease>[0]) =>
 		client.acquireLease(options).then(granted),
-	renewLease: (lease: Parameters<typeof client.renewLease>[0]) =>
-		client.renewLease(lease).then(granted),
+	// The call options carry the renewal's deadline (its signal): a hung answer is given up.
+	renewLease: (...args: Parameters<typeof client.renewLease>) =>
+		client.renewLease(...args).then(granted),
 	releaseLease: (lease: Parameters<typeof client.releaseLease>[0]) => client.releaseLease(lease),
 };
 const stop = new AbortController();
@@ -170,7 +174,9 @@ try {
 			record(got);
 			issued += got.length;
 			// A program does I/O between batches: the event loop turns (renewals, writes).
-			await new Promise((resolve) => setImmediate(resolve));
+			await new Promise((resolve) =>
+				batchGapMs > 0 ? setTimeout(resolve, batchGapMs) : setImmediate(resolve),
+			);
 		} catch (error) {
 			await refusedBy(error);
 		}

@@ -33,6 +33,31 @@ const post = (url: string) =>
 		body: '{"holder":"h"}',
 	});
 
+/** A service answering 200 with `body(url)`, and a proxy in front of it that records its faults. */
+async function faultingProxy(
+	body: (url: string) => string,
+	options: Partial<Parameters<typeof startAnswerProxy>[0]>,
+): Promise<{ proxy: AnswerProxy; faults: string[] }> {
+	upstream = createServer((request, response) => {
+		response.writeHead(200, { "Content-Type": "application/json" });
+		response.end(body(request.url ?? ""));
+	});
+	await new Promise<void>((ready) => upstream?.listen(0, "127.0.0.1", ready));
+	const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+	const faults: string[] = [];
+	const started = await startAnswerProxy({
+		target: () => url,
+		dropRate: 0,
+		lateRate: 0,
+		lateMs: [0, 0],
+		random: () => 0.5,
+		onFault: (fault, { workerId, from }) => faults.push(`${fault} ${workerId} ${from}`),
+		...options,
+	});
+	proxy = started;
+	return { proxy: started, faults };
+}
+
 describe("the answer-dropping proxy", () => {
 	it("passes requests and answers through unchanged when it drops nothing", async () => {
 		const { url, seen } = await service();
@@ -83,5 +108,38 @@ describe("the answer-dropping proxy", () => {
 		expect(down.status).toBe(502);
 		expect(await down.json()).toMatchObject({ error: { code: "unavailable" } });
 		expect(proxy.counts).toMatchObject({ late: 1, unavailable: 1 });
+	});
+
+	it("steps one worker ID's serverNowMs ahead for a while, and nothing else of its grants", async () => {
+		const grant = (workerId: number) =>
+			`{"workerId":${workerId},"leaseId":"k","from":100,"to":200,"fromMs":1100,"toMs":1200,"serverNowMs":1150,"layout":{"epoch":1000}}`;
+		const { proxy, faults } = await faultingProxy((url) => grant(Number(url.split("/")[2])), {});
+		proxy.stepClock(901, 7_500, 200);
+		const renew = async (workerId: number) =>
+			(await fetch(`${proxy.url}/leases/${workerId}/renew`, { method: "POST" })).text();
+		expect(await renew(901)).toBe(grant(901).replace('"serverNowMs":1150', '"serverNowMs":8650'));
+		expect(await renew(902)).toBe(grant(902));
+		await new Promise((done) => setTimeout(done, 250));
+		expect(await renew(901)).toBe(grant(901));
+		expect(faults).toEqual(["stepped 901 100"]);
+		expect(proxy.counts.stepped).toBe(1);
+	});
+
+	it("hangs a renewal's answer until the holder gives up; other requests pass", async () => {
+		const { proxy, faults } = await faultingProxy(
+			() => '{"workerId":900,"from":5,"to":9,"serverNowMs":1}',
+			{ hangRate: 1, hangMs: [60_000, 60_000], random: () => 0 },
+		);
+		const started = performance.now();
+		const hung = fetch(`${proxy.url}/leases/900/renew`, {
+			method: "POST",
+			signal: AbortSignal.timeout(150),
+		});
+		await expect(hung).rejects.toThrow();
+		expect((await fetch(`${proxy.url}/leases`, { method: "POST" })).status).toBe(200);
+		await new Promise((done) => setTimeout(done, 50)); // the proxy sees the connection close
+		expect(performance.now() - started).toBeLessThan(5_000);
+		expect(faults).toEqual(["hung 900 5"]);
+		expect(proxy.counts).toMatchObject({ hung: 1, hungGivenUp: 1 });
 	});
 });

@@ -50,6 +50,19 @@ describe("HeldLease", () => {
 		expect(lease.spanMs).toBe(30_000);
 	});
 
+	it("keeps its span length for a grant whose clock reads at or past its to (an object clock read ahead)", () => {
+		const lease = held();
+		// to moves on, but the clock reading is past it: that grant tells no span.
+		expect(lease.extend(grant({ from: 1_000, to: 41_000, serverNowMs: 41_000 }))).toBe(true);
+		expect(lease.to).toBe(41_000);
+		expect(lease.spanMs).toBe(30_000);
+		expect(lease.extend(grant({ from: 1_000, to: 42_000, serverNowMs: 60_000 }))).toBe(true);
+		expect(lease.spanMs).toBe(30_000);
+		// A grant consistent again tells the span again.
+		expect(lease.extend(grant({ from: 1_000, to: 50_000, serverNowMs: 48_000 }))).toBe(true);
+		expect(lease.spanMs).toBe(2_000);
+	});
+
 	it("ignores a grant of another lease: another leaseId, or the same leaseId of another worker ID", () => {
 		const lease = held();
 		const further = { from: 1_000, to: 90_000, serverNowMs: 10_000 };

@@ -123,4 +123,35 @@ describe("HolderLedger", () => {
 		ledger.add("p", ["R 900 1 0 1", HEADER, "R 900 x 0 1", "Q 1"].join("\n"));
 		expect(ledger.report.malformed).toBe(3);
 	});
+
+	it("names the process granted a lease, and counts each process's IDs and refusals", () => {
+		const ledger = ledgerOf(
+			["L 900 100 200", "R 900 100 0 10", "X lease_expired", "X lease_expired"],
+			["L 900 300 400", "R 900 300 0 3"],
+		);
+		expect(ledger.ownerOf(900, 100)).toBe("p0");
+		expect(ledger.ownerOf(900, 300)).toBe("p1");
+		expect(ledger.ownerOf(900, 200)).toBeUndefined();
+		const output = new HolderLedger().open("p");
+		output.write(`${HEADER}\nL 900 1 9\nR 900 1 0 4\nR 900 2 0 2\nX lease_expired\n`);
+		expect({ ids: output.ids, refused: output.refused }).toEqual({
+			ids: 6,
+			refused: { lease_expired: 1 },
+		});
+	});
+
+	it("counts a wall clock's step back only past the threshold it was made with", () => {
+		const lines = [
+			"L 900 100 200",
+			"T 3600000",
+			"L 900 100 300",
+			"T 3590000",
+			"L 900 100 400",
+			"T 1790000",
+		];
+		const ledger = new HolderLedger(900_000);
+		ledger.add("p0", [HEADER, ...lines].join("\n"));
+		expect(ledger.report.wallClockStepsBack).toBe(1);
+		expect(ledgerOf(lines).report.wallClockStepsBack).toBe(2);
+	});
 });

@@ -101,7 +101,10 @@ export class HeldLease {
 		if (grant.workerId !== this.workerId || grant.leaseId !== this.leaseId) return false;
 		if (grant.to <= this.to) return false;
 		this.to = grant.to;
-		this.spanMs = this.layout.msOf(grant.to) - grant.serverNowMs;
+		// A clock reading at or past the `to` it came with (the object's clock read ahead)
+		// tells no span: the last one is kept, so the renewal pace and deadline stay sane.
+		const toldMs = this.layout.msOf(grant.to) - grant.serverNowMs;
+		if (toldMs > 0) this.spanMs = toldMs;
 		return true;
 	}
 

@@ -141,6 +141,10 @@ const SUCCESSES: Call[] = [
 		url: "/range?kind=snowflake&from=2026-11-01&to=2026-11-02",
 	},
 	{ method: "get", operation: "/range", url: "/range?kind=typeid&prefix=user&from=0&to=1000" },
+	{ method: "get", operation: "/stats", url: "/stats" },
+	{ method: "get", operation: "/stats/history", url: "/stats/history?minutes=5" },
+	{ method: "get", operation: "/stats/{workerId}/history", url: "/stats/7/history?minutes=5" },
+	{ method: "get", operation: "/metrics", url: "/metrics" },
 ];
 
 const RENEW = "/leases/{workerId}/renew";
@@ -153,6 +157,7 @@ const LEASE_OPERATIONS: Pick<Call, "method" | "operation">[] = [
 	{ method: "post", operation: "/leases" },
 	{ method: "post", operation: RENEW },
 	{ method: "get", operation: STATUS },
+	{ method: "get", operation: "/leases" },
 	{ method: "post", operation: RELEASE },
 	{ method: "post", operation: OLD_RENEW },
 	{ method: "delete", operation: OLD_RELEASE },
@@ -173,7 +178,7 @@ describe("GET /openapi.json", () => {
 			Object.keys(item as object).map((method) => `${method} ${path}`),
 		);
 		// The HTML pages are checked by type and headers below.
-		const html = ["get /", "get /docs"];
+		const html = ["get /", "get /docs", "get /monitor"];
 		const called = new Set(
 			[...SUCCESSES, ...LEASE_OPERATIONS].map((c) => `${c.method} ${c.operation}`),
 		);
@@ -189,6 +194,7 @@ describe("GET /openapi.json", () => {
 		const body = { leaseId };
 		await conforms({ method: "post", operation: RENEW, url: `${lease}/renew`, body }, 200);
 		await conforms({ method: "get", operation: STATUS, url: lease }, 200);
+		await conforms({ method: "get", operation: "/leases", url: "/leases" }, 200);
 		// The 0.2.0 forms are refused, the lease untouched.
 		const old = `${lease}/${leaseId}`;
 		await conforms({ method: "post", operation: OLD_RENEW, url: `${old}/renew` }, 410);

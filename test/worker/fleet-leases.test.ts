@@ -10,7 +10,7 @@ import type { FleetLeases, FleetStats, LeaseGrant, LeaseListing } from "../../sr
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { fetchApp } from "../shared/fetch-app";
 import { snowflakeStub, useTestClock } from "./helpers";
-import { leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp();
@@ -56,7 +56,7 @@ describe("GET /leases", () => {
 		});
 		const listing = await leases("GET", "/leases");
 		expect(listing.text).not.toContain(grant.leaseId);
-		expect((await leases("DELETE", releasePath(grant))).status).toBe(204);
+		expect((await leases("POST", releasePath(grant), leaseBody(grant))).status).toBe(204);
 		expect(await listedWhen(640, (r) => r === undefined)).toBeUndefined();
 	});
 
@@ -65,7 +65,7 @@ describe("GET /leases", () => {
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 641 });
 		const acquired = await listedWhen(641, (r) => r !== undefined);
 		clock.time = T + 10_000;
-		const renewed = await leases<LeaseGrant>("POST", renewPath(grant));
+		const renewed = await leases<LeaseGrant>("POST", renewPath(grant), leaseBody(grant));
 		expect(renewed.body.toMs).toBeGreaterThan(grant.toMs);
 		await scheduler.wait(50); // time for a write, were there one
 		expect(await listedWhen(641, () => true)).toEqual(acquired);
@@ -101,7 +101,7 @@ describe("GET /leases", () => {
 		});
 		const grant = await leases<LeaseGrant>("POST", "/leases", { workerId: 643 });
 		expect(grant.status).toBe(201);
-		expect((await leases("DELETE", releasePath(grant.body))).status).toBe(204);
+		expect((await leases("POST", releasePath(grant.body), leaseBody(grant.body))).status).toBe(204);
 		const { body } = await leases<FleetLeases>("GET", "/leases");
 		expect(body.leases.map((l) => l.workerId)).not.toContain(643);
 	});

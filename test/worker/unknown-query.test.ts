@@ -11,7 +11,7 @@ function urlOf(path: string): string {
 }
 
 /** Pages a browser navigates to: a query string there is a link's decoration. */
-const PAGES = ["/", "/docs"];
+const PAGES = ["/", "/docs", "/monitor"];
 
 describe("unknown query parameters", () => {
 	it("are 400 invalid_request naming the parameter and the ones the route takes", async () => {

@@ -18,11 +18,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "../..");
-const { values } = parseArgs({
-	options: { map: { type: "string", default: "docs/ARCHITECTURE.md" } },
-});
 
-interface Layer {
+export interface Layer {
 	name: string;
 	paths: string[];
 	mayImport: Set<string>;
@@ -84,7 +81,7 @@ function importsOf(file: string): string[] {
 }
 
 /** Strongly connected components of more than one file (or a file importing itself): the cycles. */
-function cyclesOf(graph: Map<string, string[]>): string[][] {
+export function cyclesOf(graph: Map<string, string[]>): string[][] {
 	let counter = 0;
 	const index = new Map<string, number>();
 	const low = new Map<string, number>();
@@ -118,12 +115,8 @@ function cyclesOf(graph: Map<string, string[]>): string[][] {
 	return cycles;
 }
 
-function main(): number {
-	const layers = readLayerMap(readFileSync(resolve(root, values.map), "utf8"));
-	if (typeof layers === "string") {
-		console.error(`check-imports: ${values.map}: ${layers}`);
-		return 1;
-	}
+/** What breaks the map in `graph` (file → the files it imports, paths under `root`). */
+export function problemsOf(layers: Layer[], graph: Map<string, string[]>, root: string): string[] {
 	const layerOf = (file: string) => {
 		const rel = relative(root, file);
 		let best: Layer | undefined;
@@ -136,8 +129,6 @@ function main(): number {
 		}
 		return best;
 	};
-	const files = sourceFiles(join(root, "src"));
-	const graph = new Map(files.map((file) => [file, importsOf(file)]));
 	const problems: string[] = [];
 	for (const [file, imports] of graph) {
 		const from = layerOf(file);
@@ -161,8 +152,22 @@ function main(): number {
 				.join(" ↔ ")}`,
 		);
 	}
+	return problems;
+}
+
+function main(): number {
+	const { values } = parseArgs({
+		options: { map: { type: "string", default: "docs/ARCHITECTURE.md" } },
+	});
+	const layers = readLayerMap(readFileSync(resolve(root, values.map), "utf8"));
+	if (typeof layers === "string") {
+		console.error(`check-imports: ${values.map}: ${layers}`);
+		return 1;
+	}
+	const files = sourceFiles(join(root, "src"));
+	const problems = problemsOf(layers, new Map(files.map((file) => [file, importsOf(file)])), root);
 	for (const problem of problems) console.error(`check-imports: ${problem}`);
 	return problems.length === 0 ? 0 : 1;
 }
 
-if (import.meta.main ?? process.argv[1]?.endsWith("check-imports.ts")) process.exitCode = main();
+if (process.argv[1]?.endsWith("check/imports.ts")) process.exitCode = main();

@@ -39,6 +39,7 @@ import { metaRoutes } from "./routes/meta";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
 import { regionRoutes } from "./routes/regions";
+import { sequenceRoutes } from "./routes/sequences";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 import { typeidRoutes } from "./routes/typeid";
@@ -78,6 +79,7 @@ const routes = base
 	.route("/", regionRoutes)
 	.route("/", snowflakeRoutes)
 	.route("/", leaseRoutes)
+	.route("/", sequenceRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);

@@ -9,10 +9,11 @@
  *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
-import type { SequenceNumbers, SequenceRange, SequenceStatus } from "../api";
+import type { SequenceList, SequenceNumbers, SequenceRange, SequenceStatus } from "../api";
 import type { Background } from "../ids/id-pool";
 import { numbersOf, type SequenceSettings, settingsView } from "../ids/sequences";
 import type { Config } from "./config";
+import { listSequenceNames, recordSequenceName } from "./sequence-catalog";
 import type { CreateResult, IssuedResult, StatusResult } from "./sequence-do";
 import { callSequence } from "./sequence-objects";
 import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
@@ -33,7 +34,11 @@ export interface SequenceAdvance extends SequenceRef {
 	to: bigint;
 }
 
-/** Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`. */
+/**
+ * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
+ * Either success records the name in the catalog before answering (again is a no-op): a
+ * create whose catalog write failed answers 503, and its retry, finding the sequence, writes it.
+ */
 export async function createSequence(
 	env: Env,
 	input: SequenceCreate,
@@ -42,6 +47,7 @@ export async function createSequence(
 	const { created, status } = await callSequence<CreateResult>(env, name, (stub) =>
 		stub.create(name, settingsView(settings)),
 	);
+	await recordSequenceName(env, name);
 	return { created, status };
 }
 
@@ -103,6 +109,14 @@ export async function advanceSequence(env: Env, input: SequenceAdvance): Promise
 export async function sequenceStatus(env: Env, input: SequenceRef): Promise<SequenceStatus> {
 	const { name } = input;
 	return (await callSequence<StatusResult>(env, name, (stub) => stub.status(name))).status;
+}
+
+/** A page of the names created, in name order (./sequence-catalog.ts). */
+export async function listSequences(
+	env: Env,
+	input: { limit?: number; cursor?: string },
+): Promise<SequenceList> {
+	return listSequenceNames(env, input);
 }
 
 function numbersAnswer(

@@ -72,6 +72,7 @@ import { IdsError } from "./errors";
 import { leaseCalls } from "./lease-calls";
 import { idSegment, workerSegment } from "./path-segments";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
+import { sequenceCalls } from "./sequence-calls";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "../api";
@@ -97,6 +98,12 @@ export {
 	type IdPoolClientOptions,
 	type IdPoolSnowflakeOptions,
 } from "./pool";
+export {
+	createSequenceBuffer,
+	type RangeSource,
+	type SequenceBuffer,
+	type SequenceBufferOptions,
+} from "./sequence-buffer";
 export { idService, type SettlingBinding } from "./service";
 export type { IdErrorCode, RetryOptions };
 
@@ -150,7 +157,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 	 * given, `body` as JSON; the answer's JSON body (nothing for a 204), or IdsError.
 	 */
 	async function request<T>(
-		method: "GET" | "POST" | "DELETE",
+		method: "GET" | "POST" | "PUT" | "DELETE",
 		path: string,
 		query: Query,
 		body: object | undefined,
@@ -266,6 +273,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 			return get<{ status: "ok" }>("/health", {}, call);
 		},
 		...leaseCalls(request),
+		...sequenceCalls(request),
 	};
 }
 

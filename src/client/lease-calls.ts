@@ -18,8 +18,8 @@ import type { CallOptions, Query } from "./index";
 import { workerSegment } from "./path-segments";
 
 /** The client's one way to call the service (index.ts). */
-type Request = <T>(
-	method: "GET" | "POST",
+export type ClientRequest = <T>(
+	method: "GET" | "POST" | "PUT",
 	path: string,
 	query: Query,
 	body: object | undefined,
@@ -27,7 +27,7 @@ type Request = <T>(
 ) => Promise<T>;
 
 /** The lease methods of `idsClient`, over its `request`. */
-export function leaseCalls(request: Request) {
+export function leaseCalls(request: ClientRequest) {
 	return {
 		/**
 		 * A span of a worker ID of LEASE_WORKER_IDS (`POST /leases`): the one named, or

@@ -17,6 +17,7 @@ import { metaOperations } from "./paths/meta";
 import { pageOperations } from "./paths/page";
 import { rangeOperations } from "./paths/range";
 import { regionOperations } from "./paths/regions";
+import { sequenceOperations } from "./paths/sequences";
 import { snowflakeOperations } from "./paths/snowflake";
 import { statelessOperations } from "./paths/stateless";
 import { typeidOperations } from "./paths/typeid";
@@ -33,6 +34,7 @@ export const documentedOperations = [
 	...regionOperations,
 	...snowflakeOperations,
 	...leaseOperations,
+	...sequenceOperations,
 	...statelessOperations,
 	...typeidOperations,
 	...rangeOperations,

@@ -43,7 +43,10 @@ export async function startServiceAndConsumer(
 						...(options.apiToken ? { API_TOKEN: options.apiToken } : {}),
 						...options.vars,
 					},
-					durableObjects: { SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true } },
+					durableObjects: {
+						SNOWFLAKE: { className: "SnowflakeWorker", useSQLite: true },
+						SEQUENCES: { className: "SequenceObject", useSQLite: true },
+					},
 					ratelimits: {
 						RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1000, period: 10 } },
 					},

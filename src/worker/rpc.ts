@@ -50,9 +50,7 @@ import {
 } from "./contracts/leases";
 import {
 	advanceContract,
-	advanceInput,
 	createContract,
-	createInput,
 	listContract,
 	nextContract,
 	reserveContract,
@@ -238,8 +236,9 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	/** Creates the named sequence (or finds it with the same settings); `sequence_exists` with others. */
 	async createSequence(name: string, settings?: CreateSequenceOptions): Promise<SequenceStatus> {
 		return rpcCall(this.env, "createSequence", { kind: "sequence-create" }, async (config) => {
-			const input = createInput(rpcArgs(createContract, config, settings, { name }));
-			return (await (await sequenceOperations()).createSequence(this.env, input)).status;
+			const input = rpcArgs(createContract, config, settings, { name });
+			const ops = await sequenceOperations();
+			return (await ops.createSequence(this.env, ops.createInput(input))).status;
 		});
 	}
 
@@ -278,12 +277,11 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 
 	/** The next number becomes at least `to`, never less (moving from another counter). */
 	async advanceSequence(name: string, options: AdvanceSequenceOptions): Promise<SequenceStatus> {
-		return rpcCall(this.env, "advanceSequence", { kind: "sequence-advance" }, async (config) =>
-			(await sequenceOperations()).advanceSequence(
-				this.env,
-				advanceInput(rpcArgs(advanceContract, config, options, { name })),
-			),
-		);
+		return rpcCall(this.env, "advanceSequence", { kind: "sequence-advance" }, async (config) => {
+			const input = rpcArgs(advanceContract, config, options, { name });
+			const ops = await sequenceOperations();
+			return ops.advanceSequence(this.env, ops.advanceInput(input));
+		});
 	}
 
 	/** The sequence's settings, next number, counts and current period. */

@@ -11,7 +11,13 @@
  */
 import type { SequenceList, SequenceNumbers, SequenceRange, SequenceStatus } from "../api";
 import type { Background } from "../ids/id-pool";
-import { numbersOf, type SequenceSettings, settingsView } from "../ids/sequences";
+import {
+	checkSequenceSettings,
+	numbersOf,
+	readSequenceNumber,
+	type SequenceSettings,
+	settingsView,
+} from "../ids/sequences";
 import type { Config } from "./config";
 import { listSequenceNames, recordSequenceName } from "./sequence-catalog";
 import type { CreateResult, IssuedResult, StatusResult } from "./sequence-do";
@@ -32,6 +38,23 @@ export interface SequenceCreate extends SequenceRef {
 /** `to`: a checked sequence number (`readSequenceNumber`). */
 export interface SequenceAdvance extends SequenceRef {
 	to: bigint;
+}
+
+/** A create as its contract read it (./contracts/sequences.ts): the settings with their defaults. */
+export function createInput(input: {
+	name: string;
+	start?: number | string;
+	mode?: string;
+	reset?: string;
+	timeZone?: string;
+}): SequenceCreate {
+	const { name, ...given } = input;
+	return { name, settings: checkSequenceSettings(given) };
+}
+
+/** An advance as its contract read it: `to` as a number of the sequence. */
+export function advanceInput(input: { name: string; to: number | string }): SequenceAdvance {
+	return { name: input.name, to: readSequenceNumber("to", input.to) };
 }
 
 /**

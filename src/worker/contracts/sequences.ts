@@ -9,18 +9,11 @@
  *   readInput(createContract, limits, { mode: "fast" }, { name: "orders" });
  *   // throws invalid_sequence_options: mode must be "ordered" or "pooled"; got "fast"
  */
-import {
-	checkSequenceSettings,
-	checkTimeZone,
-	MAX_SEQUENCE_NAME_LENGTH,
-	MAX_SEQUENCE_NUMBER,
-	readSequenceNumber,
-	SEQUENCE_MODES,
-	SEQUENCE_NAME_PATTERN,
-	SEQUENCE_RESETS,
-	type SequenceSettings,
-} from "../../ids/sequences";
-import { type ContractInput, contract, field, NO_LIMITS, refusal } from "./fields";
+// The rule files themselves, not the folder's index: the startup chunk needs no counter or buffer.
+import { MAX_SEQUENCE_NAME_LENGTH, SEQUENCE_NAME_PATTERN } from "../../ids/sequences/names";
+import { MAX_SEQUENCE_NUMBER } from "../../ids/sequences/numbers";
+import type { SequenceMode, SequenceReset } from "../../ids/sequences/settings";
+import { contract, field, NO_LIMITS, refusal } from "./fields";
 
 const NAME_RULE = `1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`;
 
@@ -46,20 +39,24 @@ export const sequenceNameField = field.text(
 
 const options = "invalid_sequence_options" as const;
 
+/**
+ * The settings' words, the rules' own (../../ids/sequences/settings.ts), written out
+ * here so that a new isolate's startup loads no settings rules: the IANA lookup of a
+ * well-formed zone runs when the create does (`checkTimeZone`, the same code and words).
+ */
+const MODES = ["ordered", "pooled"] as const satisfies readonly SequenceMode[];
+const RESETS = ["never", "daily", "monthly", "yearly"] as const satisfies readonly SequenceReset[];
+/** IANA names: letters, digits, `_ + - /`, starting with a letter (not an offset like "+05:30"). */
+const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
 const timeZone = field
 	.text(
 		options,
 		'The IANA time zone its periods are dated in, such as "Europe/London"; default "UTC"',
 		'an IANA time zone name such as "UTC", "Europe/London" or "Asia/Kathmandu"',
 		{
-			test: (text) => {
-				try {
-					checkTimeZone(text);
-					return true;
-				} catch {
-					return false;
-				}
-			},
+			test: (text) => text.length <= 64 && TIME_ZONE_NAME.test(text),
+			pattern: TIME_ZONE_NAME,
 			maxLength: 64,
 			show: shownName,
 		},
@@ -78,14 +75,14 @@ export const createContract = contract("createSequence", {
 	mode: field
 		.oneOf(
 			options,
-			SEQUENCE_MODES as unknown as ["ordered", "pooled"],
-			"ordered (default): every number from the sequence's object, in order across all callers; pooled: isolates hand out segments, for higher rates",
+			MODES,
+			"ordered (default): in order across all callers; pooled: from isolates' segments, for higher rates",
 		)
 		.orAbsent(),
 	reset: field
 		.oneOf(
 			options,
-			SEQUENCE_RESETS as unknown as ["never", "daily", "monthly", "yearly"],
+			RESETS,
 			"When numbering starts again at start, by the date in timeZone; default never",
 		)
 		.orAbsent(),
@@ -156,21 +153,4 @@ export const listContract = contract("listSequences", {
 export function checkNameInput(name: unknown): string {
 	if (sequenceNameField.accepts(name, NO_LIMITS)) return name;
 	throw refusal("name", sequenceNameField, NO_LIMITS, name);
-}
-
-/** A checked create as the operation takes it: the settings with their defaults. */
-export function createInput(input: ContractInput<typeof createContract>): {
-	name: string;
-	settings: SequenceSettings;
-} {
-	const { name, ...given } = input;
-	return { name, settings: checkSequenceSettings(given) };
-}
-
-/** A checked advance as the operation takes it: `to` as a number of the sequence. */
-export function advanceInput(input: ContractInput<typeof advanceContract>): {
-	name: string;
-	to: bigint;
-} {
-	return { name: input.name, to: readSequenceNumber("to", input.to) };
 }

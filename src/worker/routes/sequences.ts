@@ -11,7 +11,6 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { advanceInput, createInput } from "../contracts/sequences";
 import { routeGroup } from "../hono-apps";
 import { http } from "../http-inputs";
 import { sequenceOperations } from "../on-first-use";
@@ -42,7 +41,10 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 	.put("/sequences/:name", readRequest(http.sequenceCreate), async (c) => {
 		noteAsked(c, { kind: "sequence-create" });
 		const ops = await sequenceOperations();
-		const { created, status } = await ops.createSequence(c.env, createInput(c.req.valid("json")));
+		const { created, status } = await ops.createSequence(
+			c.env,
+			ops.createInput(c.req.valid("json")),
+		);
 		return c.json(status, created ? 201 : 200, NO_STORE);
 	})
 	.get("/sequences/:name", readRequest(http.sequenceStatus), async (c) => {
@@ -67,7 +69,7 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 		noteAsked(c, { kind: "sequence-advance" });
 		const ops = await sequenceOperations();
 		return c.json(
-			await ops.advanceSequence(c.env, advanceInput(c.req.valid("json"))),
+			await ops.advanceSequence(c.env, ops.advanceInput(c.req.valid("json"))),
 			200,
 			NO_STORE,
 		);

@@ -5,6 +5,7 @@
  * one definition.
  */
 
+import type { SequenceRpc } from "./api-sequences";
 import type { IdErrorCode } from "./ids/errors";
 import type { DecodedId, DecodeFormat } from "./ids/forms/decode";
 import type { DecodedForeign, PresetName } from "./ids/forms/foreign-layouts";
@@ -16,8 +17,8 @@ import type { SnowflakeStats } from "./ids/snowflake/generator";
 import type { SnowflakeLayout } from "./ids/snowflake/layout";
 import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./ops-api";
 
+export type * from "./api-sequences";
 export type * from "./ops-api";
-
 export type {
 	BoundsKind,
 	DecodedForeign,
@@ -161,50 +162,6 @@ export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
  * (ISO 8601) is when they began.
  */
 export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };
-
-/**
- * What `next` answers: `count` consecutive numbers of a named sequence, as decimal
- * strings, from `first`; `period` ("2026-11-27", "2026-11", "2026") only for a
- * sequence with a reset: the numbers are unique within it.
- */
-export interface SequenceNumbers {
-	type: "sequence";
-	name: string;
-	first: string;
-	count: number;
-	numbers: string[];
-	period?: string;
-}
-
-/** What `reserve` answers: the numbers `first`..`last` (`count` of them), no one else's, ever. */
-export interface SequenceRange {
-	type: "sequence-range";
-	name: string;
-	first: string;
-	last: string;
-	count: number;
-	period?: string;
-}
-
-/**
- * What a sequence's status (and its create, and `advance`) answers: its settings, the
- * number it issues next (null once 2^63 - 1 was issued, until a new period), the
- * numbers issued and the calls that issued them in all periods, when it was created
- * and last issued (ISO 8601), the current period (null without a reset), and for
- * pooled mode `step`: the size of the last segment an isolate took.
- */
-export interface SequenceStatus {
-	type: "sequence-status";
-	name: string;
-	settings: SequenceSettingsView;
-	next: string | null;
-	issued: string;
-	requests: number;
-	created: string;
-	lastIssuedAt: string | null;
-	period: string | null;
-	step?: number;
-}
 
 /** A Cloudflare Durable Object location hint (the Worker lists them in src/worker/config/regions.ts). */
 export type LocationHint = "wnam" | "enam" | "sam" | "weur" | "eeur" | "apac" | "oc" | "afr" | "me";
@@ -355,7 +312,7 @@ export interface LeaseState {
  * reads it); call through `idService(env.IDS)` (edge-ids/client, `SettledRpc`) so
  * that it rejects in the caller only.
  */
-export interface IdServiceRpc extends LeaseRpc {
+export interface IdServiceRpc extends LeaseRpc, SequenceRpc {
 	snowflake(options?: SnowflakeOptions): Promise<SnowflakeIds>;
 	snowflakeBlocks(options: SnowflakeBlocksOptions): Promise<SnowflakeBlocks>;
 	ulid(options?: UlidOptions): Promise<UlidIds>;

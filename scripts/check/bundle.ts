@@ -18,13 +18,16 @@ import { workerModules } from "../lib/built-worker";
 /**
  * Room above the measured sizes for a small feature, not for a new dependency (zod and
  * the OpenAPI generator, out of the Worker since requests are read with plain checks,
- * took 46 KiB). Uploaded: 60.5 KiB gzip once named sequences (their rules, object and
- * operations, +4.6 KiB) and the operations view (catalog, history, metrics, +6 KiB) came,
- * all loaded on first use; startup: 30.1 KiB. Raise them on purpose, with the reason
- * in the commit.
+ * took 46 KiB). Uploaded: 64.7 KiB gzip with named sequences (rules, objects, routes,
+ * +10 KiB, most on first use) and the operations view (catalog, history, metrics,
+ * +6 KiB), a third of it the OpenAPI document (195 KiB raw, its own chunk, loaded by
+ * /openapi.json only). Startup: 32.2 KiB, from 28.8: the two new Durable Object classes
+ * (the entry must export them), the sequences' and the operations' routes and contracts
+ * (registered at startup like every route) and the Analytics Engine middleware.
+ * Raise them on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 66 * 1024;
-const STARTUP_BUDGET_GZIP_BYTES = 31 * 1024;
+const BUDGET_GZIP_BYTES = 68 * 1024;
+const STARTUP_BUDGET_GZIP_BYTES = 33 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const entry = join(REPO, "dist/index.mjs");

@@ -74,6 +74,7 @@ import { leaseCalls } from "./lease-calls";
 import { opsCalls } from "./ops-calls";
 import { idSegment, workerSegment } from "./path-segments";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
+import { sequenceCalls } from "./sequence-calls";
 
 // The answers' and errors' types, as the service defines them.
 export type * from "../api";
@@ -99,6 +100,12 @@ export {
 	type IdPoolClientOptions,
 	type IdPoolSnowflakeOptions,
 } from "./pool";
+export {
+	createSequenceBuffer,
+	type RangeSource,
+	type SequenceBuffer,
+	type SequenceBufferOptions,
+} from "./sequence-buffer";
 export { idService, type SettlingBinding } from "./service";
 export type { CallOptions, IdErrorCode, RetryOptions };
 
@@ -259,6 +266,7 @@ export function idsClient(options: IdsClientOptions = {}) {
 		},
 		...leaseCalls(request),
 		...opsCalls(get),
+		...sequenceCalls(request),
 	};
 }
 

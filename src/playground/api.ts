@@ -36,6 +36,15 @@ export class ApiError extends Error {
 	}
 }
 
+/** The page's own refusal of a count it will not ask for (requests.ts, `parseShownCount`). */
+export function shownCountError(max: number): ApiError {
+	return new ApiError(
+		0,
+		"invalid_count",
+		`count must be a whole number from 1 to ${max.toLocaleString("en-US")}`,
+	);
+}
+
 /** Told when the service refuses the token (or asks for one) and when it accepts it. */
 export const tokenEvents = {
 	rejected: (_hadToken: boolean) => {},

@@ -3,7 +3,7 @@
  * and bits. Every call goes to this service's own routes (same origin).
  */
 import { DECODE_PRESETS, PRESET_NAMES, type PresetName } from "../ids/forms/foreign-layouts";
-import { ApiError, api, errorBox } from "./api";
+import { ApiError, api, errorBox, shownCountError } from "./api";
 import { type Decoded, kindName, renderDecoded } from "./decoded-view";
 import { byId, copyText, el, flashCopied, relative } from "./dom";
 import { getLayout, knownLayout, loadLayout } from "./layout-panel";
@@ -15,6 +15,7 @@ import {
 	MAX_SHOWN,
 	parseShownCount,
 } from "./requests";
+import { setUpSequencePanel } from "./sequence-panel";
 
 // ---- generate ----
 const genForm = byId<HTMLFormElement>("gen-form");
@@ -57,13 +58,7 @@ genForm.addEventListener("submit", async (event) => {
 	const count = parseShownCount(countInput.value);
 	genOutput.replaceChildren();
 	if (count === undefined) {
-		showGenerateError(
-			new ApiError(
-				0,
-				"invalid_count",
-				`count must be a whole number from 1 to ${MAX_SHOWN.toLocaleString("en-US")}`,
-			),
-		);
+		showGenerateError(shownCountError(MAX_SHOWN));
 		countInput.focus();
 		return;
 	}
@@ -237,3 +232,4 @@ async function copyDecoded(button: HTMLButtonElement, id: string): Promise<void>
 
 loadLayout();
 setUpRangeTool();
+setUpSequencePanel();

@@ -66,3 +66,32 @@ export function decodePath(id: string, layoutPreset?: string, format?: string): 
 	const query = params({ format, layout: layoutPreset });
 	return query ? `${path}?${query.slice(1)}` : path;
 }
+
+/** A sequence's settings as typed into the page (blank: the default). */
+export interface SequenceChoice {
+	start?: string;
+	mode?: string;
+	reset?: string;
+	timeZone?: string;
+}
+
+/**
+ * `/sequences/<name>` (status), `/sequences/<name>/next?count=3`, or with settings
+ * (a create, PUT) `/sequences/<name>?mode=pooled`: defaults are left out.
+ */
+export function sequencePath(
+	name: string,
+	action: { next: number } | { create: SequenceChoice } | "status",
+): string {
+	const path = `/sequences/${encodeURIComponent(name.trim())}`;
+	if (action === "status") return path;
+	if ("next" in action) return `${path}/next?count=${action.next}`;
+	const { start, mode, reset, timeZone } = action.create;
+	const query = params({
+		start,
+		mode: mode === "ordered" ? undefined : mode,
+		reset: reset === "never" ? undefined : reset,
+		timeZone,
+	});
+	return query ? `${path}?${query.slice(1)}` : path;
+}

@@ -42,7 +42,7 @@ function closed(schema: unknown): unknown {
 }
 
 interface Call {
-	method: "get" | "post" | "delete";
+	method: "get" | "post" | "put" | "delete";
 	/** The documented path this call exercises. */
 	operation: string;
 	url: string;
@@ -164,6 +164,66 @@ const LEASE_OPERATIONS: Pick<Call, "method" | "operation">[] = [
 ];
 const FOREIGN_LEASE = { leaseId: "F".repeat(32) };
 
+/** A sequence's life, one call per documented operation (a name of this run: storage outlives none). */
+const SEQUENCE = `openapi-${Date.now()}`;
+const SEQUENCE_CALLS: [Call, number][] = [
+	[
+		{
+			method: "put",
+			operation: "/sequences/{name}",
+			url: `/sequences/${SEQUENCE}`,
+			body: { reset: "daily" },
+		},
+		201,
+	],
+	[
+		{
+			method: "put",
+			operation: "/sequences/{name}",
+			url: `/sequences/${SEQUENCE}`,
+			body: { reset: "daily" },
+		},
+		200,
+	],
+	[
+		{
+			method: "get",
+			operation: "/sequences/{name}/next",
+			url: `/sequences/${SEQUENCE}/next?count=2`,
+		},
+		200,
+	],
+	[
+		{
+			method: "post",
+			operation: "/sequences/{name}/next",
+			url: `/sequences/${SEQUENCE}/next`,
+			accept: "text/plain",
+		},
+		200,
+	],
+	[
+		{
+			method: "post",
+			operation: "/sequences/{name}/reserve",
+			url: `/sequences/${SEQUENCE}/reserve`,
+			body: { count: 9 },
+		},
+		200,
+	],
+	[
+		{
+			method: "post",
+			operation: "/sequences/{name}/advance",
+			url: `/sequences/${SEQUENCE}/advance`,
+			body: { to: "99" },
+		},
+		200,
+	],
+	[{ method: "get", operation: "/sequences/{name}", url: `/sequences/${SEQUENCE}` }, 200],
+	[{ method: "get", operation: "/sequences", url: "/sequences?limit=5" }, 200],
+];
+
 describe("GET /openapi.json", () => {
 	it("is a valid OpenAPI 3.1 document", async () => {
 		const validator = new Validator();
@@ -180,10 +240,13 @@ describe("GET /openapi.json", () => {
 		// The HTML pages are checked by type and headers below.
 		const html = ["get /", "get /docs", "get /monitor"];
 		const called = new Set(
-			[...SUCCESSES, ...LEASE_OPERATIONS].map((c) => `${c.method} ${c.operation}`),
+			[...SUCCESSES, ...LEASE_OPERATIONS, ...SEQUENCE_CALLS.map(([c]) => c)].map(
+				(c) => `${c.method} ${c.operation}`,
+			),
 		);
 		expect([...called].sort()).toEqual(documented.filter((op) => !html.includes(op)).sort());
 		for (const c of SUCCESSES) await conforms(c, 200);
+		for (const [c, status] of SEQUENCE_CALLS) await conforms(c, status);
 		// A lease's life: its leaseId is the acquire's.
 		const acquired = await conforms(
 			{ method: "post", operation: "/leases", url: "/leases", body: { holder: "openapi" } },
@@ -227,6 +290,21 @@ describe("GET /openapi.json", () => {
 				"unsupported_media_type",
 			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?format=hex" }, 400, "invalid_format"],
+			[
+				{ method: "get", operation: "/sequences/{name}", url: "/sequences/never-made-openapi" },
+				404,
+				"unknown_sequence",
+			],
+			[
+				{
+					method: "put",
+					operation: "/sequences/{name}",
+					url: `/sequences/${SEQUENCE}`,
+					body: { start: 5 },
+				},
+				409,
+				"sequence_exists",
+			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?cuont=3" }, 400, "invalid_request"],
 			[{ method: "get", operation: "/health", url: "/health?t=1" }, 400, "invalid_request"],
 			[{ method: "get", operation: "/decode/{id}", url: "/decode/xyz" }, 400, "invalid_id"],

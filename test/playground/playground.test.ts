@@ -20,6 +20,7 @@ import {
 	generatePath,
 	parseShownCount,
 	rangePath,
+	sequencePath,
 } from "../../src/playground/requests";
 import { toBase32, uuidOf } from "../core/oracle";
 
@@ -238,5 +239,22 @@ describe("the playground's requests", () => {
 			uuid: "0110c853-1d09-52d8-d73e-1194e95b5f19",
 		};
 		expect(fieldsOf(other).map((f) => f.key)).toEqual(["other", "version", "variant"]);
+	});
+});
+
+describe("sequencePath", () => {
+	it("builds the status, next and create paths, leaving defaults out", () => {
+		expect(sequencePath(" orders ", "status")).toBe("/sequences/orders");
+		expect(sequencePath("orders", { next: 3 })).toBe("/sequences/orders/next?count=3");
+		expect(
+			sequencePath("orders", {
+				create: { start: "", mode: "ordered", reset: "never", timeZone: " " },
+			}),
+		).toBe("/sequences/orders");
+		expect(
+			sequencePath("a/b", {
+				create: { start: "1000", mode: "pooled", reset: "daily", timeZone: "Europe/London" },
+			}),
+		).toBe("/sequences/a%2Fb?start=1000&mode=pooled&reset=daily&timeZone=Europe%2FLondon");
 	});
 });

@@ -23,7 +23,7 @@ export {
 	type StoredSequenceState,
 	storedState,
 } from "./counter";
-export { checkSequenceName, MAX_SEQUENCE_NAME_LENGTH } from "./names";
+export { checkSequenceName, MAX_SEQUENCE_NAME_LENGTH, SEQUENCE_NAME_PATTERN } from "./names";
 export { MAX_SEQUENCE_NUMBER, readSequenceNumber } from "./numbers";
 export { comparePeriods, periodOf, readClock } from "./periods";
 export {

@@ -34,7 +34,22 @@ export interface Limits {
 	workerIds: IdSet;
 	/** LEASE_WORKER_IDS; undefined when leases are off. */
 	leaseWorkerIds: IdSet | undefined;
+	/** The most numbers one sequence `next` may ask for (MAX_BATCH). */
+	maxSequenceCount: number;
+	/** The most numbers one sequence `reserve` may ask for (MAX_BLOCK_COUNT). */
+	maxSequenceRange: number;
 }
+
+/** Limits for the rules that read none (a leaseId, a sequence name): the client checks those with it. */
+export const NO_LIMITS: Limits = {
+	maxCount: 0,
+	maxBlockCount: 0,
+	maxWorkerId: 0,
+	workerIds: { has: () => false, size: 0 },
+	leaseWorkerIds: undefined,
+	maxSequenceCount: 0,
+	maxSequenceRange: 0,
+};
 
 /** How a reader turns text (a query or path value) into the field's value. */
 export type FieldType =
@@ -45,7 +60,9 @@ export type FieldType =
 	/** One of `values`. */
 	| "oneOf"
 	/** A time: Unix ms as a number, or text (digits or ISO 8601), read by the operation. */
-	| "time";
+	| "time"
+	/** An integer above 2^53 too: a safe integer as a number, any as decimal text (text stays text). */
+	| "decimal";
 
 /** One input of an operation. `T`: its value once checked; `Optional`: may be absent. */
 export interface Field<T = unknown, Optional extends boolean = boolean> {
@@ -77,6 +94,9 @@ export function shown(value: unknown): string {
 	}
 	return String(value);
 }
+
+/** Decimal digits without leading zeros, at most 19 (2^63 − 1 has 19). */
+const DECIMAL_TEXT = /^(0|[1-9][0-9]{0,18})$/;
 
 type Spec<T> = Omit<Field<T, false>, "optional" | "show"> & { show?: Field["show"] };
 
@@ -157,6 +177,22 @@ export const field = {
 			...(more.show ? { show: more.show } : {}),
 			accepts: (value): value is string =>
 				typeof value === "string" && (more.test?.(value) ?? true),
+		}),
+	/**
+	 * A non-negative integer up to `max`, as a safe integer or as decimal digits (no
+	 * leading zeros): JSON numbers above 2^53 lose digits, so those are sent as text.
+	 */
+	decimal: (code: ServiceErrorCode, description: string, max: bigint) =>
+		make<number | string>({
+			type: "decimal",
+			code,
+			description,
+			pattern: DECIMAL_TEXT,
+			rule: () => `an integer in [0, ${max}] (above 2^53 written as a decimal string)`,
+			accepts: (value, _limits): value is number | string => {
+				if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0;
+				return typeof value === "string" && DECIMAL_TEXT.test(value) && BigInt(value) <= max;
+			},
 		}),
 	/** A time: a number or text, read (and refused in the same words) by the operation. */
 	time: (code: ServiceErrorCode, description: string, rule: string) =>

@@ -7,7 +7,7 @@
  *   readInput(renewContract, limits, { leaseId }, { workerId: 600 }); // { workerId: 600, leaseId }
  */
 import { IdError } from "../../ids/errors";
-import { contract, field, type IdSet, type Limits, refusal } from "./fields";
+import { contract, field, type IdSet, type Limits, NO_LIMITS, refusal } from "./fields";
 
 /** What a leaseId looks like: 32 characters of the URL-safe base64 alphabet. */
 export const LEASE_ID_PATTERN = /^[A-Za-z0-9_-]{32}$/;
@@ -68,15 +68,6 @@ const holder = field
 		},
 	)
 	.orAbsent();
-
-/** No limit the leaseId's rule reads: it is the same in every deployment. */
-const NO_LIMITS: Limits = {
-	maxCount: 0,
-	maxBlockCount: 0,
-	maxWorkerId: 0,
-	workerIds: { has: () => false, size: 0 },
-	leaseWorkerIds: undefined,
-};
 
 /** The leaseId as its contract takes it, or its refusal (the client checks before sending one). */
 export function checkLeaseId(leaseId: unknown): string {

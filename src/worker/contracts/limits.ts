@@ -26,6 +26,9 @@ export function limitsOf(config: Config): Limits {
 			maxWorkerId: layout.maxWorkerId,
 			workerIds: config.workerIds,
 			leaseWorkerIds: config.leaseWorkerIds,
+			// A sequence's numbers cost no ticks: only the configured caps bound them.
+			maxSequenceCount: config.maxBatch,
+			maxSequenceRange: config.maxBlockCount,
 		};
 		made.set(config, limits);
 	}

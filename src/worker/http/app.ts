@@ -43,6 +43,7 @@ import { opsRoutes } from "./routes/ops";
 import { pageRoutes } from "./routes/page";
 import { rangeRoutes } from "./routes/range";
 import { regionRoutes } from "./routes/regions";
+import { sequenceRoutes } from "./routes/sequences";
 import { snowflakeRoutes } from "./routes/snowflake";
 import { statelessRoutes } from "./routes/stateless";
 import { typeidRoutes } from "./routes/typeid";
@@ -84,6 +85,7 @@ const routes = base
 	.route("/", snowflakeRoutes)
 	.route("/", leaseRoutes)
 	.route("/", opsRoutes)
+	.route("/", sequenceRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);

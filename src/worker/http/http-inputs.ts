@@ -29,6 +29,14 @@ import {
 	metricsContract,
 	statsHistoryContract,
 } from "../contracts/ops";
+import {
+	advanceContract,
+	createContract,
+	listContract,
+	nextContract,
+	reserveContract,
+	sequenceStatusContract,
+} from "../contracts/sequences";
 
 /** How a route reads an operation's contract; `P` the path's names, `W` those it takes nowhere. */
 export interface HttpInput<
@@ -79,6 +87,8 @@ export function queryNames(input: HttpInput): string[] {
 const auto = { without: ["workerId"] } as const;
 const named = { path: ["workerId"] } as const;
 const withBody = { body: true } as const;
+/** The sequence routes: `/sequences/:name/…`. */
+const sequence = { path: ["name"] } as const;
 /** The lease routes: the body only, never the URL's query. */
 const bodyOnly = { body: true, query: false } as const;
 
@@ -111,4 +121,13 @@ export const http = {
 	metrics: httpInput(metricsContract),
 	fleetHistory: httpInput(statsHistoryContract, auto),
 	workerIdHistory: httpInput(statsHistoryContract, named),
+	/** `PUT /sequences/:name` with its settings. */
+	sequenceCreate: httpInput(createContract, { ...sequence, ...withBody }),
+	sequenceNext: httpInput(nextContract, sequence),
+	sequenceNextPost: httpInput(nextContract, { ...sequence, ...withBody }),
+	sequenceReserve: httpInput(reserveContract, { ...sequence, ...withBody }),
+	/** `POST /sequences/:name/advance` with `{"to": N}`. */
+	sequenceAdvance: httpInput(advanceContract, { ...sequence, ...withBody }),
+	sequenceStatus: httpInput(sequenceStatusContract, sequence),
+	sequenceList: httpInput(listContract),
 };

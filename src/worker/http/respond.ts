@@ -1,5 +1,6 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
+import type { SequenceNumbers } from "../../api";
 import type { Config } from "../config/config";
 import { askedNote } from "../request-note";
 import type { AppEnv } from "./app-env";
@@ -78,4 +79,19 @@ export function idsResponse<T extends { type: string; ids: string[]; workerId?: 
 		...NO_STORE,
 		"Content-Type": "application/json",
 	}) as unknown as Response & TypedResponse<T, 200, "json">;
+}
+
+/** A sequence's numbers: JSON, or one number per line for `Accept: text/plain`. Never cached. */
+export function sequenceNumbersResponse(
+	c: Context<AppEnv>,
+	body: SequenceNumbers,
+): Response & TypedResponse<SequenceNumbers, 200, "json"> {
+	noteRequest(c, { kind: "sequence", count: body.count });
+	if (wantsText(c)) {
+		return c.body(`${body.numbers.join("\n")}\n`, 200, {
+			...NO_STORE,
+			"Content-Type": "text/plain; charset=utf-8",
+		}) as unknown as Response & TypedResponse<SequenceNumbers, 200, "json">;
+	}
+	return c.json(body, 200, NO_STORE);
 }

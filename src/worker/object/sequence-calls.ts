@@ -21,11 +21,28 @@ export async function callSequence<T extends { ok: true } | ObjectFailure>(
 	name: string,
 	call: (stub: SequenceStub) => Promise<T>,
 ): Promise<Extract<T, { ok: true }>> {
-	const result = await callWithRetry(
-		() => env.SEQUENCES.get(env.SEQUENCES.idFromName(name)),
+	return callSequenceObject(
+		env,
+		name,
 		call,
 		`sequence "${name}"`,
 		", or create a pooled sequence for rates one object cannot serve",
+	);
+}
+
+/** `call` on the object of the sequence namespace named `objectName` (a sequence's, or the catalog's). */
+export async function callSequenceObject<T extends { ok: true } | ObjectFailure>(
+	env: Env,
+	objectName: string,
+	call: (stub: SequenceStub) => Promise<T>,
+	subject: string,
+	advice: string,
+): Promise<Extract<T, { ok: true }>> {
+	const result = await callWithRetry(
+		() => env.SEQUENCES.get(env.SEQUENCES.idFromName(objectName)),
+		call,
+		subject,
+		advice,
 	);
 	if (result.ok) return result as Extract<T, { ok: true }>;
 	const { code, detail, retryAfterSeconds } = result as ObjectFailure;

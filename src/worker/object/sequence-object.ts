@@ -53,6 +53,40 @@ export class SequenceObject extends DurableObject<Env> {
 		return this.answer((book) => ({ status: book.status(name) }));
 	}
 
+	/** The catalog object only (./sequence-catalog.ts): records a created name; again is a no-op. */
+	async recordName(name: string): Promise<{ ok: true }> {
+		this.catalogTable().exec(
+			"INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING",
+			name,
+		);
+		return { ok: true };
+	}
+
+	/** The catalog object only: up to `limit` names after `after`, in name order, and whether more follow. */
+	async listNames(
+		after: string | null,
+		limit: number,
+	): Promise<{ ok: true; names: string[]; more: boolean }> {
+		const rows = this.catalogTable()
+			.exec<{ name: string }>(
+				"SELECT name FROM names WHERE name > ? ORDER BY name LIMIT ?",
+				after ?? "",
+				limit + 1,
+			)
+			.toArray();
+		return {
+			ok: true,
+			names: rows.slice(0, limit).map((row) => row.name),
+			more: rows.length > limit,
+		};
+	}
+
+	private catalogTable(): SqlStorage {
+		const { sql } = this.ctx.storage;
+		sql.exec("CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY) WITHOUT ROWID");
+		return sql;
+	}
+
 	/** Runs `decide` on the book (one, made on first use), a refusal answered as a value. */
 	private async answer<T extends object>(
 		decide: (book: SequenceBook) => T,

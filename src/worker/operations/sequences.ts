@@ -9,12 +9,19 @@
  *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
-import type { SequenceNumbers, SequenceRange, SequenceStatus } from "../../api";
+import type { SequenceList, SequenceNumbers, SequenceRange, SequenceStatus } from "../../api";
 import type { Background } from "../../ids/pools/id-pool";
-import { numbersOf, type SequenceSettings, settingsView } from "../../ids/sequences";
+import {
+	checkSequenceSettings,
+	numbersOf,
+	readSequenceNumber,
+	type SequenceSettings,
+	settingsView,
+} from "../../ids/sequences";
 import type { Config } from "../config/config";
 import type { CreateResult, IssuedResult, StatusResult } from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
+import { listSequenceNames, recordSequenceName } from "../object/sequence-catalog";
 import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
 
 /** A sequence named by a checked name. */
@@ -33,7 +40,28 @@ export interface SequenceAdvance extends SequenceRef {
 	to: bigint;
 }
 
-/** Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`. */
+/** A create as its contract read it (../contracts/sequences.ts): the settings with their defaults. */
+export function createInput(input: {
+	name: string;
+	start?: number | string;
+	mode?: string;
+	reset?: string;
+	timeZone?: string;
+}): SequenceCreate {
+	const { name, ...given } = input;
+	return { name, settings: checkSequenceSettings(given) };
+}
+
+/** An advance as its contract read it: `to` as a number of the sequence. */
+export function advanceInput(input: { name: string; to: number | string }): SequenceAdvance {
+	return { name: input.name, to: readSequenceNumber("to", input.to) };
+}
+
+/**
+ * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
+ * Either success records the name in the catalog before answering (again is a no-op): a
+ * create whose catalog write failed answers 503, and its retry, finding the sequence, writes it.
+ */
 export async function createSequence(
 	env: Env,
 	input: SequenceCreate,
@@ -42,6 +70,7 @@ export async function createSequence(
 	const { created, status } = await callSequence<CreateResult>(env, name, (stub) =>
 		stub.create(name, settingsView(settings)),
 	);
+	await recordSequenceName(env, name);
 	return { created, status };
 }
 
@@ -103,6 +132,14 @@ export async function advanceSequence(env: Env, input: SequenceAdvance): Promise
 export async function sequenceStatus(env: Env, input: SequenceRef): Promise<SequenceStatus> {
 	const { name } = input;
 	return (await callSequence<StatusResult>(env, name, (stub) => stub.status(name))).status;
+}
+
+/** A page of the names created, in name order (../object/sequence-catalog.ts). */
+export async function listSequences(
+	env: Env,
+	input: { limit?: number; cursor?: string },
+): Promise<SequenceList> {
+	return listSequenceNames(env, input);
 }
 
 function numbersAnswer(

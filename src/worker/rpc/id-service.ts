@@ -1,6 +1,8 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
 	AcquireLeaseOptions,
+	AdvanceSequenceOptions,
+	CreateSequenceOptions,
 	DecodeOptions,
 	FleetLeases,
 	FleetStats,
@@ -10,7 +12,14 @@ import type {
 	LeaseGrant,
 	LeaseRef,
 	LeaseState,
+	ListSequencesOptions,
+	NextInSequenceOptions,
 	RangeOptions,
+	ReserveInSequenceOptions,
+	SequenceList,
+	SequenceNumbers,
+	SequenceRange,
+	SequenceStatus,
 	Settled,
 	SettledRpc,
 	SnowflakeBlocks,
@@ -43,11 +52,20 @@ import {
 	renewContract,
 } from "../contracts/leases";
 import { statsHistoryContract } from "../contracts/ops";
+import {
+	advanceContract,
+	createContract,
+	listContract,
+	nextContract,
+	reserveContract,
+	sequenceStatusContract,
+} from "../contracts/sequences";
 import { app } from "../http/app";
 import {
 	formOperations,
 	leaseOperations,
 	opsOperations,
+	sequenceOperations,
 	snowflakeOperations,
 } from "../on-first-use";
 import type { SnowflakeIds } from "../operations/snowflake";
@@ -243,6 +261,74 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 					config,
 					rpcArgs(leaseStatusContract, config, {}, { workerId }),
 				),
+		);
+	}
+
+	/** Creates the named sequence (or finds it with the same settings); `sequence_exists` with others. */
+	async createSequence(name: string, settings?: CreateSequenceOptions): Promise<SequenceStatus> {
+		return rpcCall(this.env, "createSequence", { kind: "sequence-create" }, async (config) => {
+			const input = rpcArgs(createContract, config, settings, { name });
+			const ops = await sequenceOperations();
+			return (await ops.createSequence(this.env, ops.createInput(input))).status;
+		});
+	}
+
+	/** `count` (default 1) consecutive numbers; `unknown_sequence` for a name never created. */
+	async nextInSequence(name: string, options?: NextInSequenceOptions): Promise<SequenceNumbers> {
+		return rpcCall(
+			this.env,
+			"nextInSequence",
+			askedNote("sequence", options),
+			async (config, note) => {
+				const { count = 1 } = rpcArgs(nextContract, config, options, { name });
+				note({ count });
+				return (await sequenceOperations()).nextInSequence(
+					this.env,
+					config,
+					{ name, count },
+					(work) => this.ctx.waitUntil(work),
+				);
+			},
+		);
+	}
+
+	/** A range of `count` numbers no one else gets, for a process that hands them out itself. */
+	async reserveInSequence(name: string, options: ReserveInSequenceOptions): Promise<SequenceRange> {
+		return rpcCall(
+			this.env,
+			"reserveInSequence",
+			askedNote("sequence-range", options),
+			async (config) =>
+				(await sequenceOperations()).reserveInSequence(
+					this.env,
+					rpcArgs(reserveContract, config, options, { name }),
+				),
+		);
+	}
+
+	/** The next number becomes at least `to`, never less (moving from another counter). */
+	async advanceSequence(name: string, options: AdvanceSequenceOptions): Promise<SequenceStatus> {
+		return rpcCall(this.env, "advanceSequence", { kind: "sequence-advance" }, async (config) => {
+			const input = rpcArgs(advanceContract, config, options, { name });
+			const ops = await sequenceOperations();
+			return ops.advanceSequence(this.env, ops.advanceInput(input));
+		});
+	}
+
+	/** The sequence's settings, next number, counts and current period. */
+	async sequenceStatus(name: string): Promise<SequenceStatus> {
+		return rpcCall(this.env, "sequenceStatus", { kind: "sequence-status" }, async (config) =>
+			(await sequenceOperations()).sequenceStatus(
+				this.env,
+				rpcArgs(sequenceStatusContract, config, {}, { name }),
+			),
+		);
+	}
+
+	/** A page of the sequence names created, in name order; pass the answer's `cursor` for the next. */
+	async listSequences(options?: ListSequencesOptions): Promise<SequenceList> {
+		return rpcCall(this.env, "listSequences", { kind: "sequence-list" }, async (config) =>
+			(await sequenceOperations()).listSequences(this.env, rpcArgs(listContract, config, options)),
 		);
 	}
 

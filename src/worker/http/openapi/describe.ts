@@ -46,7 +46,9 @@ function success(spec: OperationSpec) {
 	if (spec.ids) content["text/plain"] = { schema: { type: "string" } };
 	return {
 		description: spec.ids
-			? "The IDs; with `Accept: text/plain`, one ID per line. Never cached."
+			? typeof spec.ids === "string"
+				? spec.ids
+				: "The IDs; with `Accept: text/plain`, one ID per line. Never cached."
 			: spec.created
 				? "Created"
 				: "The answer",
@@ -104,6 +106,7 @@ export function describe(spec: OperationSpec): RouteConfig {
 		},
 		responses: {
 			[spec.created ? 201 : spec.noContent ? 204 : 200]: success(spec),
+			...(spec.found ? { 200: { ...success(spec), description: spec.found } } : {}),
 			// Every route but the HTML pages refuses a query parameter it does not take.
 			...(spec.html && !hasInput
 				? {}
@@ -120,12 +123,15 @@ export function describe(spec: OperationSpec): RouteConfig {
 						415: errorAnswer(415, "A non-empty body not declared `Content-Type: application/json`"),
 					}
 				: {}),
+			...(spec.missing ? { 404: errorAnswer(404, spec.missing) } : {}),
 			...(spec.conflicts
 				? {
 						409: errorAnswer(
 							409,
-							"Leases are off, the worker ID is held or leased, or the lease was lost; `no_free_worker_id` sends Retry-After",
-							true,
+							typeof spec.conflicts === "string"
+								? spec.conflicts
+								: "Leases are off, the worker ID is held or leased, or the lease was lost; `no_free_worker_id` sends Retry-After",
+							spec.conflicts === true,
 						),
 					}
 				: {}),
@@ -141,7 +147,9 @@ export function describe(spec: OperationSpec): RouteConfig {
 				? {
 						503: errorAnswer(
 							503,
-							"The worker ID's object is unavailable, overloaded or waiting out a clock regression",
+							typeof spec.objects === "string"
+								? spec.objects
+								: "The worker ID's object is unavailable, overloaded or waiting out a clock regression",
 							true,
 						),
 					}

@@ -18,6 +18,7 @@ import { opsOperations } from "./paths/ops";
 import { pageOperations } from "./paths/page";
 import { rangeOperations } from "./paths/range";
 import { regionOperations } from "./paths/regions";
+import { sequenceOperations } from "./paths/sequences";
 import { snowflakeOperations } from "./paths/snowflake";
 import { statelessOperations } from "./paths/stateless";
 import { typeidOperations } from "./paths/typeid";
@@ -35,6 +36,7 @@ export const documentedOperations = [
 	...snowflakeOperations,
 	...leaseOperations,
 	...opsOperations,
+	...sequenceOperations,
 	...statelessOperations,
 	...typeidOperations,
 	...rangeOperations,

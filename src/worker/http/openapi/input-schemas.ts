@@ -24,6 +24,11 @@ function textSchema(field: Field): z.ZodType {
 	}
 }
 
+/** A decimal field's JSON: a safe integer, or the digits as text. */
+function decimalJson(field: Field): z.ZodType {
+	return z.union([z.number().int().min(0), plainText(field)]);
+}
+
 function plainText(field: Field): z.ZodString {
 	let text = z.string();
 	if (field.maxLength !== undefined) text = text.max(field.maxLength);
@@ -39,6 +44,8 @@ function jsonSchema(field: Field): z.ZodType {
 			return z.enum(field.values as [string, ...string[]]);
 		case "time":
 			return z.union([z.number(), z.string()]);
+		case "decimal":
+			return decimalJson(field);
 		default:
 			return plainText(field);
 	}

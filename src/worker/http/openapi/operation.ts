@@ -9,7 +9,7 @@ import type { HttpInput } from "../http-inputs";
 import type { AnswerSchemas } from "./schemas";
 
 export interface OperationSpec {
-	method: "get" | "post" | "delete";
+	method: "get" | "post" | "put" | "delete";
 	/** OpenAPI form: `/snowflake/{workerId}`. */
 	path: string;
 	summary: string;
@@ -18,6 +18,7 @@ export interface OperationSpec {
 		| "Snowflake"
 		| "Leases"
 		| "Operations"
+		| "Sequences"
 		| "ULID and UUIDv7"
 		| "ID forms and ranges"
 		| "Decode"
@@ -28,12 +29,16 @@ export interface OperationSpec {
 	ok?: keyof AnswerSchemas;
 	/** Success is 201 Created (with `ok`'s body), not 200. */
 	created?: boolean;
+	/** With `created`: a 200 answer too (with `ok`'s body), described so. */
+	found?: string;
 	/** Success is 204 No Content. */
 	noContent?: boolean;
-	/** May answer 409 (a lease conflict, or leases off): the codes under 409. */
-	conflicts?: boolean;
-	/** A generation answer: also one ID per line for `Accept: text/plain`. */
-	ids?: boolean;
+	/** May answer 409 (a lease conflict, or leases off): the codes under 409; text: when, instead of the leases' wording. */
+	conflicts?: boolean | string;
+	/** May answer 404 with a code of its own: when. */
+	missing?: string;
+	/** A generation answer: also one ID per line for `Accept: text/plain`; text: the success's description instead. */
+	ids?: boolean | string;
 	/** Answers plain text of this kind (`/metrics`), not JSON. */
 	text?: string;
 	/** Answers HTML (the playground, the reference page). */
@@ -42,8 +47,8 @@ export interface OperationSpec {
 	public?: boolean;
 	/** Not counted by the rate limiter (`/health`). */
 	unlimited?: boolean;
-	/** Reaches a Durable Object, so may answer 503 with Retry-After. */
-	objects?: boolean;
+	/** Reaches a Durable Object, so may answer 503 with Retry-After; text: when, instead of the worker ID's wording. */
+	objects?: boolean | string;
 	/** A removed route kept only to refuse: deprecated, answering 410 with this code. */
 	gone?: string;
 }

@@ -209,6 +209,53 @@ function build() {
 		decodedUuid,
 		decodedTypeId,
 	]);
+	const period = z
+		.string()
+		.describe(
+			'The period the numbers belong to ("2026-11-27", "2026-11", "2026"): only for a sequence with a reset',
+		);
+	const sequenceNumbersSchema = z.object({
+		type: z.literal("sequence"),
+		name: z.string(),
+		first: decimalId,
+		count: z.number().int(),
+		numbers: z.array(decimalId).describe("Consecutive numbers from `first`, as decimal strings"),
+		period: period.optional(),
+	});
+	const sequenceRangeSchema = z.object({
+		type: z.literal("sequence-range"),
+		name: z.string(),
+		first: decimalId,
+		last: decimalId,
+		count: z.number().int(),
+		period: period.optional(),
+	});
+	const sequenceStatusSchema = z.object({
+		type: z.literal("sequence-status"),
+		name: z.string(),
+		settings: z.object({
+			start: decimalId,
+			mode: z.enum(["ordered", "pooled"]),
+			reset: z.enum(["never", "daily", "monthly", "yearly"]),
+			timeZone: z.string(),
+		}),
+		next: decimalId.nullable().describe("The number issued next; null once 2^63 − 1 was issued"),
+		issued: decimalId.describe("Numbers issued in all periods"),
+		requests: z.number().int(),
+		created: isoTime,
+		lastIssuedAt: isoTime.nullable(),
+		period: z.string().nullable().describe("The current period; null without a reset"),
+		step: z
+			.number()
+			.int()
+			.optional()
+			.describe("Pooled mode: the size of the last segment an isolate took"),
+	});
+	const sequenceListSchema = z.object({
+		type: z.literal("sequence-list"),
+		names: z.array(z.string()),
+		cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last"),
+	});
 	/** The OpenAPI document itself. */
 	const documentSchema = z.record(z.string(), z.unknown());
 	return {
@@ -227,6 +274,10 @@ function build() {
 		regionsSchema,
 		decodedSchema,
 		...opsAnswerSchemas(),
+		sequenceNumbersSchema,
+		sequenceRangeSchema,
+		sequenceStatusSchema,
+		sequenceListSchema,
 	};
 }
 

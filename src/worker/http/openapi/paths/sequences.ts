@@ -1,0 +1,77 @@
+/** The OpenAPI operations of ../../routes/sequences.ts (read by ../document.ts only, never by the Worker). */
+import { http } from "../../http-inputs";
+import { operation } from "../operation";
+
+const tag = "Sequences";
+const MISSING = "`unknown_sequence`: never created (PUT /sequences/{name} creates it)";
+const BUSY = "The sequence's object is unavailable or overloaded";
+const named = { tag, objects: BUSY, missing: MISSING } as const;
+const NUMBERS = "Consecutive numbers; with `Accept: text/plain`, one per line. Never cached.";
+const NEXT =
+	"ordered: a call that returned before another began got smaller numbers. pooled: from the isolate's segment.";
+
+export const sequenceOperations = [
+	operation({
+		tag,
+		method: "get",
+		path: "/sequences",
+		summary: "The sequence names created, in name order, a page at a time",
+		description: "Pass the answer's `cursor` for the next page (null on the last).",
+		input: http.sequenceList,
+		ok: "sequenceListSchema",
+		objects: "The catalog's object is unavailable or overloaded",
+	}),
+	operation({
+		tag,
+		method: "put",
+		path: "/sequences/{name}",
+		summary: "Create a named sequence (a sequence must be created before use)",
+		description:
+			"Answers the status: 201 created, 200 when it exists with the same settings, 409 `sequence_exists` when they differ.",
+		input: http.sequenceCreate,
+		ok: "sequenceStatusSchema",
+		created: true,
+		found: "It exists with the same settings: its status",
+		conflicts: "`sequence_exists`: it exists with other settings",
+		objects: BUSY,
+	}),
+	operation({
+		...named,
+		method: "get",
+		path: "/sequences/{name}",
+		summary: "A sequence's settings, next number, counts and period",
+		input: http.sequenceStatus,
+		ok: "sequenceStatusSchema",
+	}),
+	...(["get", "post"] as const).map((method) =>
+		operation({
+			...named,
+			method,
+			path: "/sequences/{name}/next",
+			summary: "The next numbers of a named sequence (consecutive, in order)",
+			description: NEXT,
+			input: method === "get" ? http.sequenceNext : http.sequenceNextPost,
+			ok: "sequenceNumbersSchema",
+			ids: NUMBERS,
+			conflicts: "`sequence_exhausted`: past 2^63 − 1",
+		}),
+	),
+	operation({
+		...named,
+		method: "post",
+		path: "/sequences/{name}/reserve",
+		summary: "Reserve numbers no one else will get, for a process to hand out",
+		input: http.sequenceReserve,
+		ok: "sequenceRangeSchema",
+		conflicts: "`sequence_exhausted`: past 2^63 − 1",
+	}),
+	operation({
+		...named,
+		method: "post",
+		path: "/sequences/{name}/advance",
+		summary: "Move a sequence forward: the next number becomes at least `to`, never less",
+		description: "For moving from another counter (a table's max(id)). Answers the status.",
+		input: http.sequenceAdvance,
+		ok: "sequenceStatusSchema",
+	}),
+];

@@ -64,6 +64,23 @@ const excuses = (counts: Record<string, number>) =>
 		.map(([why, count]) => `${count} ${why}`)
 		.join(", ") || "none";
 
+/** The median of `ms`, or 0 when empty. */
+function median(ms: number[]): number {
+	const sorted = [...ms].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * Whether the holders' liveness can be judged: only when the service answered
+ * renewals in time (their median within a holder's deadline, a tenth of the span).
+ * On a machine so loaded that it did not, no holder can renew, whatever its code:
+ * then the run judges safety alone and says so. Safety (no repeat, nothing outside
+ * a span, in order, no overlap) is judged in every run.
+ */
+export function livenessJudged(result: LeaseChaosResult, opts: LeaseChaosOptions): boolean {
+	return median(result.proxy.renewalAnswerMs) <= opts.spanMs / 10;
+}
+
 /** Why the run failed (empty: it passed). */
 export function failures(result: LeaseChaosResult, opts: LeaseChaosOptions): string[] {
 	const { ledger, fleet, proxy } = result;
@@ -96,13 +113,14 @@ export function failures(result: LeaseChaosResult, opts: LeaseChaosOptions): str
 	}
 	if (opts.objectClockSteps > 0 && steps.met === 0)
 		why.push("no holder met a stepped object clock");
-	if (steps.stuck.length > 0) {
+	if (opts.hangRate > 0 && proxy.hung === 0) why.push("no renewal answer was hung");
+	const live = livenessJudged(result, opts);
+	if (live && steps.stuck.length > 0) {
 		why.push(`${steps.stuck.length} holders did not issue again after a stepped object clock`);
 	}
-	if (opts.hangRate > 0 && proxy.hung === 0) why.push("no renewal answer was hung");
-	if (hangs.stuck.length > 0)
+	if (live && hangs.stuck.length > 0)
 		why.push(`${hangs.stuck.length} holders stopped after a hung renewal`);
-	if (leaseExpired.afterHang > hangChance(result.troubles) * 2 + 3) {
+	if (live && leaseExpired.afterHang > hangChance(result.troubles) * 2 + 3) {
 		why.push(
 			`${leaseExpired.afterHang} calls refused lease_expired soon after a hung renewal, more than chance explains`,
 		);
@@ -145,6 +163,9 @@ export function printLeaseChaosReport(result: LeaseChaosResult, opts: LeaseChaos
 		`  object clocks stepped    ${n(result.objectClockSteps)} (2-6 spans ahead for 1-2 spans; ${n(proxy.stepped)} grants read ahead); ${n(steps.met)} holders met one: ${n(steps.recovered)} issued again (at most ${(steps.slowestMs / 1000).toFixed(1)} s after the step ended; bound ${(troubles.recoverMs / 1000).toFixed(1)} s), ${n(steps.stuck.length)} stuck; not judged: ${excuses(steps.excused)}`,
 		`  renewals hung            ${n(proxy.hung)} (held 1-3 spans; ${n(proxy.hungGivenUp)} given up by the holder first); ${n(hangs.met)} holders met one: ${n(hangs.recovered)} went on issuing, ${n(hangs.stuck.length)} stopped; not judged: ${excuses(hangs.excused)}`,
 		`  renewal answer times     ${answerTimes(proxy.renewalAnswerMs)} (the service's, at the proxy; a holder's deadline is a tenth of the span, ${opts.spanMs / 10} ms)`,
+		livenessJudged(result, opts)
+			? "  liveness                 judged (renewals answered within the holders' deadline)"
+			: "  liveness                 NOT judged: the service's median renewal answer was past the holders' deadline (a loaded machine); safety judged as always",
 		`  holder refusals          ${refused.join(", ") || "none"}`,
 		`  lease_expired            ${n(leaseExpired.all)}: ${n(leaseExpired.inTrouble)} in a holder's trouble (a stepped clock, a pause, the service down), ${n(leaseExpired.afterHang)} within ${(troubles.recoverMs / 1000).toFixed(0)} s after a hung renewal (chance: ${hangChance(troubles).toFixed(1)}, holders spent ${(100 * leaseExpired.nearHangShare).toFixed(0)} % of their quiet time there), ${n(leaseExpired.unexplained)} with no fault near`,
 		`  renewal rates            at most ${renewals.maxPerSpan.toFixed(1)} a span over a holder's life (${n(renewals.holders)} holders counted); bound ${RENEWALS_PER_SPAN} a span, ${RENEWALS_PER_SPAN_IN_TROUBLE} in trouble: ${n(renewals.over.length)} over; ${stat("renewalsFailed")} of ${stat("renewals")} attempts failed`,

@@ -20,7 +20,7 @@ test("creates a sequence, takes its next numbers in order, and shows its status"
 		"start 1000, ordered, reset daily, UTC",
 	);
 
-	await panel.getByLabel("Count").fill("3");
+	await panel.getByLabel("Numbers").fill("3");
 	await panel.getByRole("button", { name: "Next" }).click();
 	await expect(panel.locator("#seq-numbers li")).toHaveText(["1000", "1001", "1002"]);
 	await expect(panel.locator("#seq-status")).toContainText(`3 numbers of "${name}" (period `);

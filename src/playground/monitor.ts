@@ -89,7 +89,7 @@ function showFleet(stats: FleetStats): void {
 		sequenceRows.length === 0
 			? el("p", { class: "subtle", text: "No named sequences." })
 			: table(
-					"Named sequences (counts arrive within a minute)",
+					"Named sequences",
 					["Name", "Next", "Issued", "Requests", "Last issued", "Period", "Created"],
 					sequenceRows,
 				),

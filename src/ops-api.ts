@@ -53,14 +53,23 @@ export interface WorkerIdCounts {
 /** A sequence's settings as it was created with them (plain values only). */
 export type SequenceSettings = Record<string, string | number | boolean | null>;
 
-/** A named sequence: its settings, when it was made, and its counts as last reported. */
+/** A named sequence: its settings, when it was made, and its counts as its object last reported them (at most a minute old). */
 export interface SequenceCounts {
 	name: string;
 	settings: SequenceSettings;
 	createdAtMs: number;
-	/** The next number it gives, as decimal text; null until it reports. */
+	/** The next number it gives, as decimal text; null until it reports, and once the last was issued. */
 	next: string | null;
+	/** Numbers issued, in every period. */
 	issued: number;
+	/** Calls that issued numbers. */
+	requests: number;
+	/** Unix ms of the last call that issued numbers; null before the first. */
+	lastIssuedAtMs: number | null;
+	/** The current period ("2026-11-27", "2026-11", "2026"); null without a reset. */
+	period: string | null;
+	/** When its object last reported (Unix ms); null until it has. */
+	reportedAtMs: number | null;
 }
 
 /** What `GET /stats` answers. */

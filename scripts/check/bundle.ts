@@ -78,6 +78,7 @@ const FIRST_USE_ONLY = [
 	"src/worker/operations/fleet.ts",
 	"src/worker/operations/prometheus.ts",
 	"src/worker/object/catalog-tables.ts",
+	"src/worker/object/catalog-sequences.ts",
 	"src/worker/object/history.ts",
 	"src/worker/object/minutes.ts",
 	"src/ids/minute-tally.ts",

@@ -79,13 +79,20 @@ function showFleet(stats: FleetStats): void {
 			el("th", { text: s.name, scope: "row" }),
 			cell(s.next ?? "—", true),
 			cell(count(s.issued), true),
+			cell(count(s.requests), true),
+			cell(s.lastIssuedAtMs === null ? "never" : relative(s.lastIssuedAtMs, now)),
+			cell(s.period ?? "—"),
 			cell(relative(s.createdAtMs, now)),
 		]),
 	);
 	byId("sequences-table").replaceChildren(
 		sequenceRows.length === 0
 			? el("p", { class: "subtle", text: "No named sequences." })
-			: table("Named sequences", ["Name", "Next", "Issued", "Created"], sequenceRows),
+			: table(
+					"Named sequences",
+					["Name", "Next", "Issued", "Requests", "Last issued", "Period", "Created"],
+					sequenceRows,
+				),
 	);
 	chosenWorker ??= busiest(stats.workerIds);
 	if (chosenWorker !== undefined && !workerInput.value) workerInput.value = String(chosenWorker);

@@ -1,7 +1,8 @@
 /**
  * The monitor page (/monitor) against the real service: the fleet table once the
  * worker ID's object has pushed its minute (its alarm fires just past the minute's
- * end: this test waits for it), the leases table, both charts, the layout's end;
+ * end: this test waits for it), the sequences table once the sequence's object has
+ * reported its counts (the same way), the leases table, both charts, the layout's end;
  * screenshots at desktop and phone widths; and the token asked for where API_TOKEN is set.
  */
 import { join } from "node:path";
@@ -18,12 +19,25 @@ test.describe("open service", () => {
 		test.setTimeout(150_000); // a worker ID's counts reach the catalog at its minute's end
 		// Worker ID 900 is this test's alone (the playground's tests use others on this server).
 		expect((await request.get("/snowflake/900?count=5000")).status()).toBe(200);
+		const sequence = `monitor-${Date.now()}`;
+		const made = await request.put(`/sequences/${sequence}`, { data: { start: 1000 } });
+		expect(made.status()).toBe(201);
+		for (let i = 0; i < 2; i++) {
+			expect((await request.post(`/sequences/${sequence}/next?count=3`)).status()).toBe(200);
+		}
+		type Stats = {
+			workerIds: { workerId: number }[];
+			sequences: { name: string; issued: number }[];
+		};
+		const reported = (stats: Stats) =>
+			stats.workerIds.some((w) => w.workerId === 900) &&
+			stats.sequences.some((s) => s.name === sequence && s.issued === 6);
 		await expect
-			.poll(async () => JSON.stringify(await (await request.get("/stats")).json()), {
+			.poll(async () => reported(await (await request.get("/stats")).json()), {
 				timeout: 100_000,
 				intervals: [2_000],
 			})
-			.toContain('"workerId":900');
+			.toBe(true);
 
 		// Acquired only now: unrenewed, the lease is free 32 s later (span and grace).
 		const lease = await request.post("/leases", {
@@ -42,7 +56,14 @@ test.describe("open service", () => {
 		const leases = region(page, "Leases");
 		await expect(leases.getByRole("row").filter({ hasText: "browser-pod" })).toContainText("held");
 		await expect(leases).toContainText("30 s");
-		await expect(region(page, "Sequences")).toContainText("No named sequences");
+		const sequenceRow = region(page, "Sequences")
+			.getByRole("row")
+			.filter({ has: page.getByRole("rowheader", { name: sequence, exact: true }) });
+		// Next, issued, requests, last issued, period (none without a reset).
+		await expect(sequenceRow.getByRole("cell").nth(0)).toHaveText("1006");
+		await expect(sequenceRow.getByRole("cell").nth(1)).toHaveText("6");
+		await expect(sequenceRow.getByRole("cell").nth(2)).toHaveText("2");
+		await expect(sequenceRow.getByRole("cell").nth(4)).toHaveText("—");
 		await expect(region(page, "Overview")).toContainText("2080-07-10");
 		await expect(page.getByRole("status")).toContainText("refreshes every 15 s");
 		// The busiest worker ID is charted by default; another is one click away.

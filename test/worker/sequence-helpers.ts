@@ -1,7 +1,7 @@
 /**
  * Helpers of the named-sequence tests: a unique name per test, the operations as the
  * transports will load them (the first-use chunk), a sequence created with settings,
- * a sequence's object, and what an operation refused.
+ * a sequence's object, its clock set to a minute's start, and what an operation refused.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -9,7 +9,9 @@ import { expect } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { checkSequenceSettings } from "../../src/ids/sequences";
 import { configFrom } from "../../src/worker/config/config";
+import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { sequenceOperations } from "../../src/worker/on-first-use";
+import { FrozenClock } from "../shared/fake-clock";
 
 let made = 0;
 
@@ -38,6 +40,19 @@ export async function createdSequence(label: string, settings: unknown = {}): Pr
 
 export function sequenceStub(name: string) {
 	return env.SEQUENCES.get(env.SEQUENCES.idFromName(name));
+}
+
+/**
+ * Sets the object of `name` (made or not) on a frozen clock at the start of the
+ * current minute: its report alarm is then a whole minute away, so it runs only when
+ * the test says (runDurableObjectAlarm), however close to a minute's end the test runs.
+ */
+export async function atMinuteStart(name: string): Promise<FrozenClock> {
+	const clock = new FrozenClock(Date.now() - (Date.now() % 60_000));
+	await runInDurableObject(sequenceStub(name), (instance: SequenceObject) => {
+		instance.clock = clock;
+	});
+	return clock;
 }
 
 /** The service error `work` rejected with (its code and message); fails if it resolved. */

@@ -1,10 +1,13 @@
 /**
- * The fleet catalog's stub (./fleet-catalog.ts), and writes to it that never fail the
- * caller: a worker ID's object tells the catalog about a lease in the background
- * (`ctx.waitUntil`), and a failure is one log line, not a failed acquire or release.
+ * The fleet catalog's stub (./fleet-catalog.ts), calls a caller waits on (a read, a
+ * sequence's create), and writes to it that never fail the caller: a worker ID's
+ * object tells the catalog about a lease in the background (`ctx.waitUntil`), and a
+ * failure is one log line, not a failed acquire or release.
  *
+ *   await askCatalog(env, (catalog) => catalog.leases()); // or thrown: 503 unavailable
  *   tellCatalog(ctx, env, "noteLease", (catalog) => catalog.noteLease(note));
  */
+import { callWithRetry } from "./object-answers";
 import type { CatalogStub } from "./object-protocol";
 
 /** The one catalog object's name. */
@@ -12,6 +15,23 @@ const CATALOG_NAME = "fleet";
 
 export function catalogStub(env: Env): CatalogStub {
 	return env.CATALOG.get(env.CATALOG.idFromName(CATALOG_NAME));
+}
+
+/**
+ * `call`'s answer from the catalog, under the objects' retry and error policy
+ * (./object-answers.ts): the platform's failure to reach it is `503 unavailable`.
+ */
+export async function askCatalog<T>(
+	env: Env,
+	call: (catalog: CatalogStub) => Promise<T>,
+): Promise<T> {
+	const answer = await callWithRetry(
+		() => catalogStub(env),
+		async (catalog) => ({ ok: true as const, value: await call(catalog) }),
+		"the fleet catalog",
+		"",
+	);
+	return answer.value;
 }
 
 /** Runs `write` on the catalog, awaited by nobody; a failure is logged. */

@@ -1,8 +1,9 @@
 /**
  * The fleet catalog's SQLite tables (./fleet-catalog.ts is the object): the leases
  * held or in grace, each worker ID's counts as its object last pushed them, the
- * fleet's per-minute totals (a day of them) and the named sequences. Every read is
- * one query over at most one row per worker ID (or per minute, or per sequence).
+ * fleet's per-minute totals (a day of them), and the named sequences' table
+ * (./catalog-sequences.ts). Every read is one query over at most one row per worker
+ * ID (or per minute, or per sequence).
  *
  *   const tables = new CatalogTables(ctx.storage.sql);
  *   tables.noteLease({ workerId: 600, holder: "pod-7", fromMs, toMs, spanMs, acquiredAtMs }, now);
@@ -10,7 +11,8 @@
  *   tables.leases(); // [{ workerId: 600, holder: "pod-7", state: "held", … }]
  */
 import type { MinuteCounts } from "../../ids/minute-tally";
-import type { LeaseListing, SequenceCounts, SequenceSettings, WorkerIdCounts } from "../../ops-api";
+import type { LeaseListing, WorkerIdCounts } from "../../ops-api";
+import { SequenceTable } from "./catalog-sequences";
 import { addMinutes, HISTORY_MS } from "./history";
 
 /** A lease as an acquire tells the catalog. */
@@ -31,7 +33,6 @@ const SCHEMA = [
 	"CREATE TABLE IF NOT EXISTS leases (worker_id INTEGER PRIMARY KEY, holder TEXT, state TEXT NOT NULL, from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL, span_ms INTEGER NOT NULL, acquired_at_ms INTEGER NOT NULL, reported_at_ms INTEGER NOT NULL)",
 	"CREATE TABLE IF NOT EXISTS worker_ids (worker_id INTEGER PRIMARY KEY, issued INTEGER NOT NULL, requests INTEGER NOT NULL, clock_regressions INTEGER NOT NULL, waits INTEGER NOT NULL, refusals INTEGER NOT NULL, last_timestamp INTEGER, since TEXT NOT NULL, reported_at_ms INTEGER NOT NULL)",
 	"CREATE TABLE IF NOT EXISTS fleet_minutes (minute INTEGER PRIMARY KEY, counts TEXT NOT NULL)",
-	"CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, settings TEXT NOT NULL, created_at_ms INTEGER NOT NULL, next TEXT, issued INTEGER NOT NULL DEFAULT 0)",
 ];
 
 type LeaseRow = {
@@ -55,17 +56,14 @@ type WorkerIdRow = {
 	since: string;
 	reported_at_ms: number;
 };
-type SequenceRow = {
-	name: string;
-	settings: string;
-	created_at_ms: number;
-	next: string | null;
-	issued: number;
-};
 
 export class CatalogTables {
+	/** The named sequences: their names and counts. */
+	readonly sequences: SequenceTable;
+
 	constructor(private readonly sql: SqlStorage) {
 		for (const statement of SCHEMA) sql.exec(statement);
+		this.sequences = new SequenceTable(sql);
 	}
 
 	/** An acquire (a takeover too): the worker ID's row, unless a later lease's is there already. */
@@ -117,21 +115,6 @@ export class CatalogTables {
 		}
 	}
 
-	/** A new sequence (the sequences' object calls it on creation); a name seen before is kept as it was. */
-	registerSequence(name: string, settings: SequenceSettings, createdAtMs: number): void {
-		this.sql.exec(
-			"INSERT OR IGNORE INTO sequences (name, settings, created_at_ms) VALUES (?, ?, ?)",
-			name,
-			JSON.stringify(settings),
-			createdAtMs,
-		);
-	}
-
-	/** A sequence's counts as it last pushed them. */
-	reportSequence(name: string, next: string, issued: number): void {
-		this.sql.exec("UPDATE sequences SET next = ?, issued = ? WHERE name = ?", next, issued, name);
-	}
-
 	leases(): LeaseListing[] {
 		return this.sql
 			.exec<LeaseRow>("SELECT * FROM leases ORDER BY worker_id")
@@ -162,19 +145,6 @@ export class CatalogTables {
 				lastTimestamp: row.last_timestamp,
 				since: row.since,
 				reportedAtMs: row.reported_at_ms,
-			}));
-	}
-
-	sequences(): SequenceCounts[] {
-		return this.sql
-			.exec<SequenceRow>("SELECT * FROM sequences ORDER BY name")
-			.toArray()
-			.map((row) => ({
-				name: row.name,
-				settings: JSON.parse(row.settings) as SequenceSettings,
-				createdAtMs: row.created_at_ms,
-				next: row.next,
-				issued: row.issued,
 			}));
 	}
 

@@ -12,6 +12,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { MinuteCounts } from "../../ids/minute-tally";
 import type { FleetLeases, SequenceSettings } from "../../ops-api";
+import type { SequenceReport } from "./catalog-sequences";
 import type { CatalogTables, LeaseNote, WorkerIdReport } from "./catalog-tables";
 import { catalogModules } from "./object-parts";
 import type { CatalogSnapshot } from "./object-protocol";
@@ -33,18 +34,26 @@ export class FleetCatalog extends DurableObject<Env> {
 		(await this.open()).report(report, this.now());
 	}
 
-	/** Called by a sequence's object when it is created: listed by `GET /stats` from then on. */
+	/** A sequence created, or found by a create again (a no-op then): listed from now on. */
 	async registerSequence(
 		name: string,
 		settings: SequenceSettings,
 		createdAtMs: number,
 	): Promise<void> {
-		(await this.open()).registerSequence(name, settings, createdAtMs);
+		(await this.open()).sequences.register(name, settings, createdAtMs);
 	}
 
-	/** A sequence's next number and count as it stands (pushed by its object). */
-	async reportSequence(name: string, next: string, issued: number): Promise<void> {
-		(await this.open()).reportSequence(name, next, issued);
+	/** A sequence's counts, pushed by its object at most once a minute. */
+	async reportSequence(report: SequenceReport): Promise<void> {
+		(await this.open()).sequences.report(report, this.now());
+	}
+
+	/** Up to `limit` sequence names after `after`, in name order, and whether more follow. */
+	async sequenceNames(
+		after: string | null,
+		limit: number,
+	): Promise<{ names: string[]; more: boolean }> {
+		return (await this.open()).sequences.page(after, limit);
 	}
 
 	async leases(): Promise<FleetLeases> {
@@ -56,7 +65,7 @@ export class FleetCatalog extends DurableObject<Env> {
 		return {
 			leases: tables.leases(),
 			workerIds: tables.workerIds(),
-			sequences: tables.sequences(),
+			sequences: tables.sequences.all(),
 			serverNowMs: this.now(),
 		};
 	}

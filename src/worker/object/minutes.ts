@@ -16,10 +16,8 @@ import { type MinuteCounts, MinuteTally, type OpenMinute } from "../../ids/minut
 import type { SnowflakeStats } from "../../ids/snowflake/generator";
 import type { WorkerIdReport } from "./catalog-tables";
 import type { ObjectHistory } from "./history";
+import { untilMinuteAlarm } from "./minute-alarm";
 
-/** A minute's alarm fires this long after its end: calls of its last instant are counted. */
-const ALARM_LAG_MS = 1_000;
-const MINUTE_MS = 60_000;
 /**
  * The open minute and the counters it began at (`OpenMinute`), written with its alarm
  * (one write): an object evicted before the alarm fires (idle a few seconds) starts a
@@ -115,9 +113,8 @@ export class WorkerIdMinutes {
 		if (this.alarmSet) return;
 		const now = this.now();
 		if (!Number.isFinite(now)) return;
-		const untilEnd = MINUTE_MS - (((now % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
 		// Scheduled on the platform's clock; the minute is the minute clock's.
-		void this.storage.setAlarm(Date.now() + untilEnd + ALARM_LAG_MS);
+		void this.storage.setAlarm(Date.now() + untilMinuteAlarm(now));
 		this.alarmSet = true;
 	}
 }

@@ -10,6 +10,7 @@
  *   book.create("orders", { start: "1000", mode: "ordered", reset: "never", timeZone: "UTC" });
  *   book.issue("orders", 2); // { first: "1000", last: "1001", count: 2, period: null, mode: "ordered" }
  *   book.status("orders");   // { type: "sequence-status", next: "1002", issued: "2", … }
+ *   book.report();           // the counts for the fleet catalog: { name: "orders", next: "1002", issued: 2, … }
  */
 import type { SequenceStatus } from "../../api";
 import {
@@ -36,6 +37,7 @@ import {
 	storedState,
 } from "../../ids/sequences";
 import { serviceError } from "../errors";
+import type { SequenceReport } from "./catalog-sequences";
 
 /** The one key a sequence object stores. */
 const RECORD_KEY = "sequence";
@@ -71,9 +73,11 @@ export class SequenceBook {
 	/** The record as stored: undefined before the first read, null when none is stored. */
 	private record: SequenceRecord | null | undefined;
 
+	/** `changed` is told after each write (the object schedules its report to the catalog). */
 	constructor(
 		private readonly storage: DurableObjectStorage,
 		private readonly now: () => number,
+		private readonly changed: () => void = () => {},
 	) {}
 
 	/** Creates the sequence, or finds it with the same settings (`created: false`); else `sequence_exists`. */
@@ -130,6 +134,23 @@ export class SequenceBook {
 		return statusOf(record);
 	}
 
+	/** The stored record's counts for the fleet catalog (as stored: reading writes nothing); none before a create. */
+	report(): SequenceReport | undefined {
+		const stored = this.storage.kv.get<StoredRecord>(RECORD_KEY);
+		if (!stored) return undefined;
+		const { state } = stored;
+		return {
+			name: stored.name,
+			settings: { ...stored.settings },
+			createdAtMs: state.createdAt,
+			next: BigInt(state.next) > MAX_SEQUENCE_NUMBER ? null : state.next,
+			issued: Number(state.issued),
+			requests: state.requests,
+			lastIssuedAtMs: state.lastIssuedAt,
+			period: state.period,
+		};
+	}
+
 	private issued(
 		held: SequenceRecord,
 		ruling: SequenceRuling<IssuedRange>,
@@ -183,6 +204,7 @@ export class SequenceBook {
 		};
 		this.storage.kv.put(RECORD_KEY, stored);
 		this.record = record;
+		this.changed();
 	}
 }
 

@@ -4,7 +4,9 @@
  * of an ordered sequence comes from one counter, in order. This class is a thin
  * adapter: the record and the rules are ./sequence-book.ts's (loaded on first use),
  * refusals cross as values (./object-answers.ts). Each method names the sequence
- * (the object checks it is its own) and answers after its write is durable.
+ * (the object checks it is its own) and answers after its write is durable. Its
+ * counts reach the fleet catalog from an alarm just past the end of each minute it
+ * changed in (./minute-alarm.ts): at most one report a minute, never on the issuing path.
  *
  *   const stub = env.SEQUENCES.get(env.SEQUENCES.idFromName("orders"));
  *   await stub.create("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" });
@@ -13,6 +15,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../../ids/clock";
 import type { SequenceSettingsView } from "../../ids/sequences/settings";
+import { catalogWrite } from "./catalog-calls";
+import { untilMinuteAlarm } from "./minute-alarm";
 import { type ObjectFailure, objectFailure } from "./object-answers";
 import { sequenceObjectModules } from "./object-parts";
 import type { CreateResult, IssuedResult, StatusResult } from "./object-protocol";
@@ -23,6 +27,8 @@ export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */
 	clock: Clock = workersClock;
 	private book: Promise<SequenceBook> | undefined;
+	/** An alarm to report to the catalog is set (by this life). */
+	private reportDue = false;
 
 	/** Creates the sequence with `settings`; the same settings again finds it, others are `sequence_exists`. */
 	async create(name: string, settings: SequenceSettingsView): Promise<CreateResult> {
@@ -53,38 +59,52 @@ export class SequenceObject extends DurableObject<Env> {
 		return this.answer((book) => ({ status: book.status(name) }));
 	}
 
-	/** The catalog object only (./sequence-catalog.ts): records a created name; again is a no-op. */
-	async recordName(name: string): Promise<{ ok: true }> {
-		this.catalogTable().exec(
-			"INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING",
-			name,
+	/**
+	 * Just past the end of a minute its record changed in: reports its counts to the
+	 * fleet catalog. Never throws: a failed report is logged, and the next change reports again.
+	 */
+	override async alarm(): Promise<void> {
+		this.reportDue = false;
+		try {
+			const report = (await this.loadBook()).report();
+			if (report) await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report));
+		} catch (error) {
+			console.error(
+				JSON.stringify({
+					object: "SequenceObject",
+					event: "report_failed",
+					message: error instanceof Error ? error.message : String(error),
+				}),
+			);
+		}
+	}
+
+	/** After a write: the alarm that reports it, unless this life set one already. */
+	private reportSoon(): void {
+		if (this.reportDue) return;
+		this.reportDue = true;
+		// Scheduled on the platform's clock; the minute is the object's clock's (tests script it).
+		const now = this.clock.now();
+		void this.ctx.storage.setAlarm(
+			Date.now() + untilMinuteAlarm(Number.isFinite(now) ? now : Date.now()),
 		);
-		return { ok: true };
 	}
 
-	/** The catalog object only: up to `limit` names after `after`, in name order, and whether more follow. */
-	async listNames(
-		after: string | null,
-		limit: number,
-	): Promise<{ ok: true; names: string[]; more: boolean }> {
-		const rows = this.catalogTable()
-			.exec<{ name: string }>(
-				"SELECT name FROM names WHERE name > ? ORDER BY name LIMIT ?",
-				after ?? "",
-				limit + 1,
-			)
-			.toArray();
-		return {
-			ok: true,
-			names: rows.slice(0, limit).map((row) => row.name),
-			more: rows.length > limit,
-		};
-	}
-
-	private catalogTable(): SqlStorage {
-		const { sql } = this.ctx.storage;
-		sql.exec("CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY) WITHOUT ROWID");
-		return sql;
+	/** The book, made on first use (a failed load is tried again by the next call). */
+	private loadBook(): Promise<SequenceBook> {
+		this.book ??= sequenceObjectModules().then(
+			({ SequenceBook }) =>
+				new SequenceBook(
+					this.ctx.storage,
+					() => this.clock.now(),
+					() => this.reportSoon(),
+				),
+			(error: unknown) => {
+				this.book = undefined;
+				throw error;
+			},
+		);
+		return this.book;
 	}
 
 	/** Runs `decide` on the book (one, made on first use), a refusal answered as a value. */
@@ -92,15 +112,9 @@ export class SequenceObject extends DurableObject<Env> {
 		decide: (book: SequenceBook) => T,
 	): Promise<({ ok: true } & T) | ObjectFailure> {
 		try {
-			this.book ??= sequenceObjectModules().then(
-				({ SequenceBook }) => new SequenceBook(this.ctx.storage, () => this.clock.now()),
-				(error: unknown) => {
-					this.book = undefined; // a failed load is tried again by the next call
-					throw error;
-				},
-			);
+			const book = await this.loadBook();
 			// Nothing awaits between reading the record and writing it: one call at a time.
-			return { ok: true, ...decide(await this.book) };
+			return { ok: true, ...decide(book) };
 		} catch (error) {
 			return objectFailure(error);
 		}

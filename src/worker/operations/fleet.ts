@@ -12,42 +12,27 @@ import { MINUTE_MS, minuteOf } from "../../ids/minute-tally";
 import type { Config } from "../config/config";
 import { leasedIds } from "../contracts/leases";
 import { limitsOf } from "../contracts/limits";
-import { serviceError } from "../errors";
-import { catalogStub } from "../object/catalog-calls";
+import { askCatalog } from "../object/catalog-calls";
 import { prometheusText } from "./prometheus";
 
 export { PROMETHEUS_TYPE } from "./prometheus";
 
 import type { ContractInput } from "../contracts/fields";
 import { DEFAULT_HISTORY_MINUTES, type statsHistoryContract } from "../contracts/ops";
-import type { CatalogStub, HistoryResult } from "../object/object-protocol";
+import type { HistoryResult } from "../object/object-protocol";
 import { callSnowflake } from "../object/snowflake-calls";
 
 const YEAR_MS = 365.25 * 24 * 60 * 60_000;
 
-/** A call to the catalog; the platform's failure to reach it is `503 unavailable`. */
-async function fromCatalog<T>(env: Env, call: (catalog: CatalogStub) => Promise<T>): Promise<T> {
-	try {
-		return await call(catalogStub(env));
-	} catch (error) {
-		if ((error as { remote?: boolean }).remote) throw error; // its own code's: a bug
-		throw serviceError(
-			"unavailable",
-			"the fleet catalog could not answer (it is restarting or unreachable); retry shortly",
-			1,
-		);
-	}
-}
-
 /** Every leased worker ID held or in grace (`409 leases_disabled` without LEASE_WORKER_IDS). */
 export async function fleetLeases(env: Env, config: Config): Promise<FleetLeases> {
 	leasedIds(limitsOf(config));
-	return fromCatalog(env, (catalog) => catalog.leases());
+	return askCatalog(env, (catalog) => catalog.leases());
 }
 
 /** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
 export async function fleetStats(env: Env, config: Config): Promise<FleetStats> {
-	const { workerIds, sequences, serverNowMs } = await fromCatalog(env, (catalog) =>
+	const { workerIds, sequences, serverNowMs } = await askCatalog(env, (catalog) =>
 		catalog.snapshot(),
 	);
 	return { workerIds, sequences, layout: layoutEnd(config, serverNowMs), serverNowMs };
@@ -75,7 +60,7 @@ export async function statsHistory(
 	const sinceMs = (minuteOf(nowMs) ?? nowMs) - (minutes - 1) * MINUTE_MS;
 	const { workerId } = input;
 	if (workerId === undefined) {
-		const history = await fromCatalog(env, (catalog) => catalog.fleetHistory(sinceMs));
+		const history = await askCatalog(env, (catalog) => catalog.fleetHistory(sinceMs));
 		return { workerId: null, minutes, history, serverNowMs: nowMs };
 	}
 	const result = await callSnowflake<HistoryResult>(env, config, workerId, (stub) =>
@@ -86,6 +71,6 @@ export async function statsHistory(
 
 /** `GET /metrics`: the catalog's counts and leases in Prometheus text format. */
 export async function metricsText(env: Env, config: Config): Promise<string> {
-	const snapshot = await fromCatalog(env, (catalog) => catalog.snapshot());
+	const snapshot = await askCatalog(env, (catalog) => catalog.snapshot());
 	return prometheusText(snapshot, layoutEnd(config, snapshot.serverNowMs).yearsLeft);
 }

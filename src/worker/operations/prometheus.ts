@@ -1,7 +1,7 @@
 /**
  * The fleet catalog's snapshot in the Prometheus text exposition format (version
  * 0.0.4): a `# HELP` and `# TYPE` line per metric, then one sample per worker ID
- * (or sequence). A scrape is one catalog request and O(worker IDs) lines.
+ * (or sequence). A scrape is one catalog request and O(worker IDs + sequences) lines.
  *
  *   prometheusText(snapshot, 53.2);
  *   // # HELP edge_ids_ids_issued_total Snowflake IDs issued by the worker ID's object.
@@ -25,6 +25,7 @@ function family(name: string, type: Family["type"], help: string, samples: strin
 }
 
 type WorkerCounts = CatalogSnapshot["workerIds"][number];
+type SequenceCounts = CatalogSnapshot["sequences"][number];
 
 /** The counters each worker ID has: name, help, value. */
 const WORKER_COUNTERS: [string, string, (w: WorkerCounts) => number][] = [
@@ -51,11 +52,43 @@ const WORKER_COUNTERS: [string, string, (w: WorkerCounts) => number][] = [
 	],
 ];
 
+/** Each sequence's families: name, type, help, value (null: no sample). */
+const SEQUENCE_FAMILIES: [string, Family["type"], string, (s: SequenceCounts) => number | null][] =
+	[
+		[
+			"edge_ids_sequence_issued_total",
+			"counter",
+			"Numbers issued by the named sequence, in every period.",
+			(s) => s.issued,
+		],
+		[
+			"edge_ids_sequence_requests_total",
+			"counter",
+			"Calls that took numbers from the named sequence's object.",
+			(s) => s.requests,
+		],
+		[
+			"edge_ids_sequence_next",
+			"gauge",
+			"The next number the named sequence gives in its current period.",
+			(s) => (s.next === null ? null : Number(s.next)),
+		],
+		[
+			"edge_ids_sequence_last_issued_timestamp_seconds",
+			"gauge",
+			"Unix time of the named sequence's last call that issued numbers.",
+			(s) => (s.lastIssuedAtMs === null ? null : s.lastIssuedAtMs / 1000),
+		],
+	];
+
 export function prometheusText(snapshot: CatalogSnapshot, layoutYearsLeft: number): string {
 	const perWorker = (name: string, pick: (w: WorkerCounts) => number) =>
 		snapshot.workerIds.map((w) => `${name}{worker_id="${w.workerId}"} ${pick(w)}`);
-	const perSequence = (name: string, pick: (s: CatalogSnapshot["sequences"][number]) => number) =>
-		snapshot.sequences.map((s) => `${name}{sequence="${labelValue(s.name)}"} ${pick(s)}`);
+	const perSequence = (name: string, pick: (s: SequenceCounts) => number | null) =>
+		snapshot.sequences.flatMap((s) => {
+			const value = pick(s);
+			return value === null ? [] : [`${name}{sequence="${labelValue(s.name)}"} ${value}`];
+		});
 	const held = snapshot.leases.filter((lease) => lease.state === "held").length;
 	const families = [
 		...WORKER_COUNTERS.map(([name, help, pick]) =>
@@ -72,11 +105,8 @@ export function prometheusText(snapshot: CatalogSnapshot, layoutYearsLeft: numbe
 						`edge_ids_last_issued_timestamp_seconds{worker_id="${w.workerId}"} ${(w.lastTimestamp as number) / 1000}`,
 				),
 		),
-		family(
-			"edge_ids_sequence_issued_total",
-			"counter",
-			"Numbers issued by the named sequence.",
-			perSequence("edge_ids_sequence_issued_total", (s) => s.issued),
+		...SEQUENCE_FAMILIES.map(([name, type, help, pick]) =>
+			family(name, type, help, perSequence(name, pick)),
 		),
 		family("edge_ids_leases_held", "gauge", "Worker IDs held by a lease holder.", [
 			`edge_ids_leases_held ${held}`,

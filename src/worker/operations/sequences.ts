@@ -19,9 +19,9 @@ import {
 	settingsView,
 } from "../../ids/sequences";
 import type { Config } from "../config/config";
+import { askCatalog } from "../object/catalog-calls";
 import type { CreateResult, IssuedResult, StatusResult } from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
-import { listSequenceNames, recordSequenceName } from "../object/sequence-catalog";
 import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
 
 /** A sequence named by a checked name. */
@@ -39,6 +39,9 @@ export interface SequenceCreate extends SequenceRef {
 export interface SequenceAdvance extends SequenceRef {
 	to: bigint;
 }
+
+/** Names per page of the list when the caller gives no limit. */
+const DEFAULT_LIST_LIMIT = 100;
 
 /** A create as its contract read it (../contracts/sequences.ts): the settings with their defaults. */
 export function createInput(input: {
@@ -59,8 +62,9 @@ export function advanceInput(input: { name: string; to: number | string }): Sequ
 
 /**
  * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
- * Either success records the name in the catalog before answering (again is a no-op): a
- * create whose catalog write failed answers 503, and its retry, finding the sequence, writes it.
+ * Either success records the name in the fleet catalog before answering (again is a
+ * no-op): a create whose catalog write failed answers 503, and its retry, finding the
+ * sequence, writes it (and the object's first report, within a minute, would too).
  */
 export async function createSequence(
 	env: Env,
@@ -70,7 +74,10 @@ export async function createSequence(
 	const { created, status } = await callSequence<CreateResult>(env, name, (stub) =>
 		stub.create(name, settingsView(settings)),
 	);
-	await recordSequenceName(env, name);
+	const createdAtMs = Date.parse(status.created);
+	await askCatalog(env, (catalog) =>
+		catalog.registerSequence(name, { ...status.settings }, createdAtMs),
+	);
 	return { created, status };
 }
 
@@ -134,12 +141,16 @@ export async function sequenceStatus(env: Env, input: SequenceRef): Promise<Sequ
 	return (await callSequence<StatusResult>(env, name, (stub) => stub.status(name))).status;
 }
 
-/** A page of the names created, in name order (../object/sequence-catalog.ts). */
+/** A page of the names created, in name order, from the fleet catalog; `cursor` is null on the last page. */
 export async function listSequences(
 	env: Env,
 	input: { limit?: number; cursor?: string },
 ): Promise<SequenceList> {
-	return listSequenceNames(env, input);
+	const limit = input.limit ?? DEFAULT_LIST_LIMIT;
+	const { names, more } = await askCatalog(env, (catalog) =>
+		catalog.sequenceNames(input.cursor ?? null, limit),
+	);
+	return { type: "sequence-list", names, cursor: more ? (names.at(-1) ?? null) : null };
 }
 
 function numbersAnswer(

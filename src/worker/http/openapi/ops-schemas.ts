@@ -50,8 +50,17 @@ export function opsAnswerSchemas() {
 				name: z.string(),
 				settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 				createdAtMs: unixMs,
-				next: z.string().nullable().describe("The next number, as decimal text"),
-				issued: z.number().int(),
+				next: z
+					.string()
+					.nullable()
+					.describe("The next number, as decimal text; null until reported, or once exhausted"),
+				issued: z.number().int().describe("Numbers issued, in every period"),
+				requests: z.number().int().describe("Calls that issued numbers"),
+				lastIssuedAtMs: unixMs.nullable(),
+				period: z.string().nullable().describe("The current period; null without a reset"),
+				reportedAtMs: unixMs
+					.nullable()
+					.describe("When the sequence's object last reported (at most a minute after a change)"),
 			}),
 		),
 		layout: z.object({

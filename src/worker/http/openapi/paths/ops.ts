@@ -32,7 +32,7 @@ export const opsOperations = [
 		input: http.fleetStats,
 		summary: "Every worker ID that has issued and every sequence, with their counts",
 		description:
-			"One request to the fleet catalog, one row per worker ID; each worker ID's counts are at most a minute old. Also the layout's last instant.",
+			"One request to the fleet catalog, one row per worker ID and per sequence; their counts are at most a minute old. Also the layout's last instant.",
 		ok: "fleetStatsSchema",
 	}),
 	operation({
@@ -57,7 +57,7 @@ export const opsOperations = [
 		input: http.metrics,
 		summary: "Counters per worker ID and sequence, leases held, the layout's years left",
 		description:
-			"Prometheus text exposition format (0.0.4). One request to the fleet catalog per scrape, one line per worker ID and counter.",
+			"Prometheus text exposition format (0.0.4). One request to the fleet catalog per scrape, one line per worker ID (or sequence) and counter.",
 		text: "Prometheus text exposition format",
 	}),
 ];

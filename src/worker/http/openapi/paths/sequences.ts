@@ -16,10 +16,11 @@ export const sequenceOperations = [
 		method: "get",
 		path: "/sequences",
 		summary: "The sequence names created, in name order, a page at a time",
-		description: "Pass the answer's `cursor` for the next page (null on the last).",
+		description:
+			"From the fleet catalog, written once per creation. Pass the answer's `cursor` for the next page (null on the last).",
 		input: http.sequenceList,
 		ok: "sequenceListSchema",
-		objects: "The catalog's object is unavailable or overloaded",
+		objects: "The fleet catalog is unavailable or overloaded",
 	}),
 	operation({
 		tag,
@@ -33,7 +34,7 @@ export const sequenceOperations = [
 		created: true,
 		found: "It exists with the same settings: its status",
 		conflicts: "`sequence_exists`: it exists with other settings",
-		objects: BUSY,
+		objects: `${BUSY}, or the fleet catalog is (retry: the name is then listed)`,
 	}),
 	operation({
 		...named,

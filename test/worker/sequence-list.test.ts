@@ -1,15 +1,15 @@
 /**
- * The catalog of sequence names: `GET /sequences` lists every name created, in name
- * order, a page at a time by cursor; a name is written once per create (a create
- * found again writes the same row, a no-op), never by next, reserve, advance or status.
+ * `GET /sequences`: every name created, from the fleet catalog's table, in name order,
+ * a page at a time by cursor; a create found again lists the name once; a limit or
+ * cursor out of its rule is refused. (Which calls write the catalog:
+ * ./sequence-catalog-writes.test.ts.)
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, SequenceList } from "../../src/api";
-import { checkSequenceSettings } from "../../src/ids/sequences";
-import { CATALOG_OBJECT_NAME } from "../../src/worker/object/sequence-catalog";
+import { catalogStub } from "../../src/worker/object/catalog-calls";
 import { call, callJson } from "./helpers";
-import { operations, sequenceName } from "./sequence-helpers";
+import { sequenceName } from "./sequence-helpers";
 
 /** Every name listed, page by page of `limit`. */
 async function allNames(limit: number): Promise<{ names: string[]; pages: number }> {
@@ -31,28 +31,9 @@ async function allNames(limit: number): Promise<{ names: string[]; pages: number
 	return { names, pages };
 }
 
-/** The real namespace, counting the objects asked for by name. */
-function countingEnv(): { env: Env; asked: string[] } {
-	const asked: string[] = [];
-	const namespace = env.SEQUENCES;
-	const SEQUENCES = new Proxy(namespace, {
-		get(target, key) {
-			if (key === "idFromName") {
-				return (name: string) => {
-					asked.push(name);
-					return target.idFromName(name);
-				};
-			}
-			const value = Reflect.get(target, key);
-			return typeof value === "function" ? value.bind(target) : value;
-		},
-	});
-	return { env: { ...env, SEQUENCES }, asked };
-}
-
-describe("the sequence catalog", () => {
+describe("GET /sequences", () => {
 	it("lists every name created, in name order, across pages; a cursor after the last gives none", async () => {
-		const prefix = sequenceName("catalog");
+		const prefix = sequenceName("list");
 		const made = ["b", "a", "c", "a.1", "B"].map((tail) => `${prefix}-${tail}`);
 		for (const name of made)
 			expect((await call(`/sequences/${name}`, { method: "PUT" })).status).toBe(201);
@@ -72,18 +53,21 @@ describe("the sequence catalog", () => {
 		});
 	});
 
-	it("is written by a create only: next, reserve, advance and status never ask for the catalog", async () => {
-		const { ops, config } = await operations();
-		const counting = countingEnv();
-		const name = sequenceName("catalog-path");
-		await ops.createSequence(counting.env, { name, settings: checkSequenceSettings({}) });
-		expect(counting.asked.filter((asked) => asked === CATALOG_OBJECT_NAME)).toHaveLength(1);
-		await ops.nextInSequence(counting.env, config, { name, count: 3 });
-		await ops.reserveInSequence(counting.env, { name, count: 10 });
-		await ops.advanceSequence(counting.env, { name, to: 100n });
-		await ops.sequenceStatus(counting.env, { name });
-		expect(counting.asked.filter((asked) => asked === CATALOG_OBJECT_NAME)).toHaveLength(1);
-		expect(counting.asked.filter((asked) => asked === name)).toHaveLength(5);
+	it("pages through the fleet catalog's table: the same names, page for page", async () => {
+		const prefix = sequenceName("list-table");
+		for (const tail of ["x", "y", "z"])
+			expect((await call(`/sequences/${prefix}-${tail}`, { method: "PUT" })).status).toBe(201);
+		const after = `${prefix}-`;
+		const table = await catalogStub(env).sequenceNames(after, 2);
+		expect(table).toEqual({ names: [`${prefix}-x`, `${prefix}-y`], more: true });
+		const page = await callJson<SequenceList>(`/sequences?limit=2&cursor=${after}`);
+		expect(page.body).toEqual({
+			type: "sequence-list",
+			names: table.names,
+			cursor: `${prefix}-y`,
+		});
+		const next = await callJson<SequenceList>(`/sequences?limit=1&cursor=${prefix}-y`);
+		expect(next.body.names).toEqual([`${prefix}-z`]);
 	});
 
 	it("refuses a limit outside [1, 1000] and a cursor that is no name", async () => {

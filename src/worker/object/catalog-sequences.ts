@@ -1,0 +1,97 @@
+/**
+ * The fleet catalog's table of named sequences (./fleet-catalog.ts is the object): a
+ * row per sequence created, written by the create (once; again is a no-op) and by
+ * its object's report at most once a minute (its counts). `GET /sequences` pages
+ * through the names, `GET /stats` and `/metrics` read the counts: one query each.
+ *
+ *   const table = new SequenceTable(ctx.storage.sql);
+ *   table.register("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" }, now);
+ *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: 41, … }, now);
+ *   table.page(null, 100); // { names: ["orders"], more: false }
+ */
+import type { SequenceCounts, SequenceSettings } from "../../ops-api";
+
+/** What a sequence's object reports: everything its row holds, so a report alone lists the name. */
+export type SequenceReport = Omit<SequenceCounts, "reportedAtMs">;
+
+// Not "sequences": an earlier, never-written table of that name may exist in local state.
+const TABLE = "named_sequences";
+const SCHEMA = `CREATE TABLE IF NOT EXISTS ${TABLE} (name TEXT PRIMARY KEY, settings TEXT NOT NULL, created_at_ms INTEGER NOT NULL, next TEXT, issued INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, last_issued_at_ms INTEGER, period TEXT, reported_at_ms INTEGER) WITHOUT ROWID`;
+
+type Row = {
+	name: string;
+	settings: string;
+	created_at_ms: number;
+	next: string | null;
+	issued: number;
+	requests: number;
+	last_issued_at_ms: number | null;
+	period: string | null;
+	reported_at_ms: number | null;
+};
+
+export class SequenceTable {
+	constructor(private readonly sql: SqlStorage) {
+		sql.exec(SCHEMA);
+	}
+
+	/** A sequence created (or found by a create again): its row, unless it is there already. */
+	register(name: string, settings: SequenceSettings, createdAtMs: number): void {
+		this.sql.exec(
+			`INSERT INTO ${TABLE} (name, settings, created_at_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+			name,
+			JSON.stringify(settings),
+			createdAtMs,
+		);
+	}
+
+	/** A sequence's counts as its object last stored them; its row is made if the create's write was lost. */
+	report(report: SequenceReport, nowMs: number): void {
+		this.sql.exec(
+			`INSERT INTO ${TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (name) DO UPDATE SET next = excluded.next, issued = excluded.issued,
+			   requests = excluded.requests, last_issued_at_ms = excluded.last_issued_at_ms,
+			   period = excluded.period, reported_at_ms = excluded.reported_at_ms`,
+			report.name,
+			JSON.stringify(report.settings),
+			report.createdAtMs,
+			report.next,
+			report.issued,
+			report.requests,
+			report.lastIssuedAtMs,
+			report.period,
+			nowMs,
+		);
+	}
+
+	/** Up to `limit` names after `after`, in name order, and whether more follow. */
+	page(after: string | null, limit: number): { names: string[]; more: boolean } {
+		const names = this.sql
+			.exec<{ name: string }>(
+				`SELECT name FROM ${TABLE} WHERE name > ? ORDER BY name LIMIT ?`,
+				after ?? "",
+				limit + 1,
+			)
+			.toArray()
+			.map((row) => row.name);
+		return { names: names.slice(0, limit), more: names.length > limit };
+	}
+
+	/** Every sequence with its counts, in name order. */
+	all(): SequenceCounts[] {
+		return this.sql
+			.exec<Row>(`SELECT * FROM ${TABLE} ORDER BY name`)
+			.toArray()
+			.map((row) => ({
+				name: row.name,
+				settings: JSON.parse(row.settings) as SequenceSettings,
+				createdAtMs: row.created_at_ms,
+				next: row.next,
+				issued: row.issued,
+				requests: row.requests,
+				lastIssuedAtMs: row.last_issued_at_ms,
+				period: row.period,
+				reportedAtMs: row.reported_at_ms,
+			}));
+	}
+}

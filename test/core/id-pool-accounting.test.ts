@@ -9,6 +9,8 @@ import type { IssuedRuns } from "../../src/ids/pools/id-pool";
 import { ids, setup, ticks } from "./pool-setup";
 import { layout } from "./snowflake-setup";
 
+type HandRefills = ReturnType<typeof handRefills>;
+
 /** A refill the test answers by hand: each call waits until `answer(i, block)`. */
 function handRefills() {
 	const pending: ((block: IssuedRuns) => void)[] = [];
@@ -266,41 +268,36 @@ describe("IdPool: one refill in flight", () => {
 		expect(pool.stats()).toMatchObject({ failedRefills: 1, refills: 2 });
 	});
 
-	it("a refill given up on that lands later does not end the one in flight after it", async () => {
-		const hand = handRefills();
-		const { pool, clock } = setup({ refill: hand.refill, refillTimeoutMs: 50 });
-		void pool.take(1); // refill 0 hangs
-		await settle();
-		clock.time += 51;
-		const waiting = pool.take(1); // gives refill 0 up, starts refill 1, awaits it
-		await settle();
-		hand.answer(0, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 0, count: 1 }] });
-		await settle();
-		// Refill 1 is still the one in flight: takes wait for it, none starts a third.
-		const more = [pool.take(1), pool.take(1)];
-		await settle();
-		expect(hand.calls()).toBe(2);
-		hand.answer(1, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 10, count: 16 }] });
-		for (const take of [waiting, ...more]) expect((await take).source).toBe("pool");
-	});
-
-	it("a refill given up on that fails later does not end the one in flight after it", async () => {
-		const hand = handRefills();
-		const { pool, clock } = setup({ refill: hand.refill, refillTimeoutMs: 50 });
-		void pool.take(1); // refill 0 hangs
-		await settle();
-		clock.time += 51;
-		const waiting = pool.take(1); // gives refill 0 up, starts refill 1, awaits it
-		await settle();
-		hand.fail(0);
-		await settle();
-		const more = [pool.take(1), pool.take(1)];
-		await settle();
-		expect(hand.calls()).toBe(2);
-		hand.answer(1, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 10, count: 16 }] });
-		for (const take of [waiting, ...more]) expect((await take).source).toBe("pool");
-		expect(pool.stats().failedRefills).toBe(1);
-	});
+	it.each([
+		[
+			"lands",
+			(hand: HandRefills, tick: number) =>
+				hand.answer(0, { workerId: 7, runs: [{ tick, firstSequence: 0, count: 1 }] }),
+			0,
+		],
+		["fails", (hand: HandRefills) => hand.fail(0), 1],
+	] as const)(
+		"a refill given up on that %s later does not end the one in flight after it",
+		async (_, end, failed) => {
+			const hand = handRefills();
+			const { pool, clock } = setup({ refill: hand.refill, refillTimeoutMs: 50 });
+			void pool.take(1); // refill 0 hangs
+			await settle();
+			clock.time += 51;
+			const waiting = pool.take(1); // gives refill 0 up, starts refill 1, awaits it
+			await settle();
+			end(hand, clock.now());
+			await settle();
+			// Refill 1 is still the one in flight: takes wait for it, none starts a third.
+			const more = [pool.take(1), pool.take(1)];
+			await settle();
+			expect(hand.calls()).toBe(2);
+			hand.answer(1, { workerId: 7, runs: [{ tick: clock.now(), firstSequence: 10, count: 16 }] });
+			for (const take of [waiting, ...more]) expect((await take).source).toBe("pool");
+			// Only a refill that failed counts as failed, given up on or not.
+			expect(pool.stats().failedRefills).toBe(failed);
+		},
+	);
 
 	it("a refill is given up on only once it has run longer than refillTimeoutMs", async () => {
 		const hand = handRefills();

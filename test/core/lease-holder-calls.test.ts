@@ -4,33 +4,17 @@
  * sends, and a holder on a host without process IDs.
  */
 import { describe, expect, it } from "vitest";
-import { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
 import type { LeaseGrantFields } from "../../src/ids/leases/holder/lease-source";
 import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { grant, leaseLayout, leaseLost, ScriptedSource } from "./lease-script";
 import { SimProcess, SimTime, settle } from "./lease-sim";
+import { firstSpan, SERVER, startHolder } from "./started-holder";
 
 const layout = new SnowflakeLayout(leaseLayout);
 const fields = (ids: string[]) => ids.map((id) => layout.decompose(BigInt(id)));
-const SERVER = 1_000_000;
-const firstSpan = grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER });
-
 /** A holder on simulated time holding `first` (worker 7's 30 s span unless given). */
-async function holding(first: LeaseGrantFields = firstSpan, processId?: "none") {
-	const time = new SimTime();
-	const process = new SimProcess(time, "holder");
-	const source = new ScriptedSource(time);
-	const holder = new LeaseHolder({
-		...process.hostOptions(),
-		...(processId === "none" ? { processId: undefined } : {}),
-		source,
-	});
-	expect(holder.workerId).toBeUndefined();
-	const starting = holder.start();
-	source.only("acquire").answer(first);
-	await starting;
-	return { time, source, holder, process };
-}
+const holding = (first: LeaseGrantFields = firstSpan, processId?: "none") =>
+	startHolder({ first, ...(processId === "none" ? { processId: undefined } : {}) });
 
 describe("LeaseHolder calls", () => {
 	it("issues single IDs of one tick as consecutive sequences, a batch between them taking the next", async () => {
@@ -204,19 +188,11 @@ describe("LeaseHolder bounds", () => {
 
 describe("LeaseHolder renewals from a waiting call", () => {
 	it("a call that reaches the span's end renews at once when the last renewal went out a gap ago", async () => {
-		const time = new SimTime();
-		const process = new SimProcess(time, "holder");
-		const source = new ScriptedSource(time);
 		// Timers that never fire (a starved event loop): renewals go out from calls only.
-		const holder = new LeaseHolder({
-			...process.hostOptions(),
+		const { time, source, holder } = await startHolder({
 			background: () => () => {},
 			maxBorrowMs: 0,
-			source,
 		});
-		const starting = holder.start();
-		source.only("acquire").answer(firstSpan);
-		await starting;
 		await time.advanceTo(29_000);
 		await holder.next(); // overdue since 10 s: a renewal goes out now, the next due at 30 s
 		source.only("renew").fail(new Error("network"));

@@ -8,26 +8,14 @@ import { describe, expect, it } from "vitest";
 import type { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
 import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
-import { grant, leaseLayout, ScriptedSource } from "./lease-script";
-import { SimProcess, SimTime, settle } from "./lease-sim";
+import { grant, leaseLayout } from "./lease-script";
+import { type SimTime, settle } from "./lease-sim";
+import { SERVER, startHolder } from "./started-holder";
 
 const layout = new SnowflakeLayout(leaseLayout);
 const tickOf = (id: string) => layout.decompose(BigInt(id)).tick;
-/** The service's clock runs this far ahead of true time (ticks are Unix ms). */
-const SERVER = 1_000_000;
-
 /** A holder whose first lease (worker 7, [SERVER, SERVER + 30 s)) is granted at t = 0. */
-async function started(sleepLateMs = 0) {
-	const time = new SimTime();
-	const process = new SimProcess(time, "holder");
-	process.sleepLateMs = sleepLateMs;
-	const source = new ScriptedSource(time);
-	const holder = process.holder({ source, maxWaitMs: 2_000 });
-	const starting = holder.start();
-	source.only("acquire").answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
-	await starting;
-	return { time, source, holder };
-}
+const started = (sleepLateMs = 0) => startHolder({ sleepLateMs, maxWaitMs: 2_000 });
 
 /** Starts a call and records when (true time) and how it settled. */
 function pending(holder: LeaseHolder, time: SimTime) {

@@ -4,31 +4,19 @@
  * the span's end, and what it does on lease_lost, close and abort.
  */
 import { describe, expect, it } from "vitest";
-import { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
+import type { LeaseHolder } from "../../src/ids/leases/holder/lease-holder";
 import type { LeaseGrantFields } from "../../src/ids/leases/holder/lease-source";
 import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
 import { expectSnowflakesIncreasing } from "../shared/order";
-import { grant, leaseLayout, leaseLost, refusal, ScriptedSource } from "./lease-script";
-import { SimProcess, SimTime, settle } from "./lease-sim";
+import { grant, leaseLayout, leaseLost, refusal, type ScriptedSource } from "./lease-script";
+import { type SimTime, settle } from "./lease-sim";
+import { SERVER, startHolder } from "./started-holder";
 
 const layout = new SnowflakeLayout(leaseLayout);
 const fields = (ids: string[]) => ids.map((id) => layout.decompose(BigInt(id)));
-/** The service's clock runs this far ahead of true time (ticks are Unix ms). */
-const SERVER = 1_000_000;
-
-/** A holder on simulated time whose first lease (worker 7, a 30 s span unless `first`) is granted at t = 0. */
-async function started(options: { maxWaitMs?: number; first?: LeaseGrantFields } = {}) {
-	const time = new SimTime();
-	const process = new SimProcess(time, "holder");
-	const source = new ScriptedSource(time);
-	const holder = process.holder({ source, maxWaitMs: options.maxWaitMs });
-	const starting = holder.start();
-	source
-		.only("acquire")
-		.answer(options.first ?? grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
-	await starting;
-	return { time, process, source, holder };
-}
+/** A holder whose first lease (worker 7, a 30 s span unless `first`) is granted at t = 0. */
+const started = (options: { maxWaitMs?: number; first?: LeaseGrantFields } = {}) =>
+	startHolder(options);
 
 /** Answers every open renewal as the service would at true time now: `to` = its clock + 30 s. */
 function renewAll(source: ScriptedSource, time: SimTime, workerId = 7) {
@@ -97,19 +85,7 @@ describe("LeaseHolder", () => {
 	});
 
 	it("renews from the call path when its timer cannot fire (a loop that never yields)", async () => {
-		const time = new SimTime();
-		const process = new SimProcess(time, "holder");
-		const source = new ScriptedSource(time);
-		const holder = new LeaseHolder({
-			...process.hostOptions(),
-			background: () => () => {},
-			source,
-		});
-		const starting = holder.start();
-		source
-			.only("acquire")
-			.answer(grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER }));
-		await starting;
+		const { time, source, holder } = await startHolder({ background: () => () => {} });
 		await time.advanceTo(9_999);
 		await holder.next();
 		expect(source.open("renew")).toHaveLength(0);

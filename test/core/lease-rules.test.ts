@@ -14,6 +14,7 @@ import {
 	viewOf,
 } from "../../src/ids/leases/span-rules";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import { FREE_LEASE_VIEW } from "../shared/lease-grants";
 import { GRACE_MS, granted, refusal, SPAN_MS, terms } from "./lease-setup";
 
 const fresh: LeaseBook = { mark: -1, lease: undefined };
@@ -212,14 +213,7 @@ describe("phases and the object's own IDs", () => {
 	});
 
 	it("shows a lease's state, holder and span, never its hash", () => {
-		expect(viewOf(terms, undefined, 5)).toEqual({
-			state: "free",
-			holder: null,
-			from: null,
-			to: null,
-			fromMs: null,
-			toMs: null,
-		});
+		expect(viewOf(terms, undefined, 5)).toEqual(FREE_LEASE_VIEW);
 		const view = viewOf(terms, leaseA, 2_000);
 		expect(view).toEqual({
 			state: "held",

@@ -16,10 +16,7 @@ let mf: Miniflare;
 let url: string;
 
 beforeAll(async () => {
-	const started = await startServiceAndConsumer({
-		apiToken: TOKEN,
-		vars: SHORT_LEASES,
-	});
+	const started = await startServiceAndConsumer({ apiToken: TOKEN, vars: SHORT_LEASES });
 	mf = started.mf;
 	url = started.url.origin;
 }, 120_000);

@@ -27,10 +27,7 @@ let url: string;
 let IDS: Service<IdService>;
 
 beforeAll(async () => {
-	const started = await startServiceAndConsumer({
-		apiToken: TOKEN,
-		vars: SHORT_LEASES,
-	});
+	const started = await startServiceAndConsumer({ apiToken: TOKEN, vars: SHORT_LEASES });
 	mf = started.mf;
 	url = started.url.origin;
 	IDS = (await mf.getBindings<{ IDS: Service<IdService> }>(started.consumerName)).IDS;

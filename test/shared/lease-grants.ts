@@ -20,3 +20,13 @@ export function grantNow(workerId: number, leaseId: string, spanMs = 30_000): Le
 		layout: twitterLayout.toJSON(),
 	};
 }
+
+/** What the service shows of a worker ID no holder holds: no holder, no span. */
+export const FREE_LEASE_VIEW = {
+	state: "free",
+	holder: null,
+	from: null,
+	to: null,
+	fromMs: null,
+	toMs: null,
+} as const;

@@ -9,50 +9,44 @@ import { callJson } from "./helpers";
 
 const rpc = () => new IdService(createExecutionContext(), env);
 describe("decode with another system's layout", () => {
-	it("reads Discord's documented ID with layout=discord", async () => {
-		const { status, body } = await callJson("/decode/175928847299117063?layout=discord");
+	it.each([
+		[
+			"Discord's documented ID with layout=discord",
+			"/decode/175928847299117063?layout=discord",
+			{
+				layout: "discord",
+				time: "2016-04-30T11:18:25.796Z",
+				workerId: 1,
+				processId: 0,
+				increment: 7,
+			},
+		],
+		[
+			"explicit widths, with epoch and unit",
+			"/decode/494152093532361268?timeBits=39&workerBits=8&sequenceBits=16&epoch=1409529600000&timeUnitMs=10",
+			{ layout: "custom", time: "2024-01-01T00:00:00.000Z", workerId: 3 },
+		],
+		[
+			// The same fields as under v1's 2014-09-01 start, 10 years 10 months later.
+			"a preset with its system's own start time (Sonyflake v2 starts at 2025-01-01)",
+			"/decode/494152093532361268?layout=sonyflake&epoch=1735689600000",
+			{ layout: "sonyflake", time: "2034-05-03T00:00:00.000Z", sequence: 3, machineId: 0x1234 },
+		],
+		[
+			"a 64-bit ID under a layout that uses all 64 bits",
+			"/decode/18446744073709551615?layout=instagram",
+			{ shardId: 8191, sequence: 1023 },
+		],
+	])("reads %s", async (_, path, fields) => {
+		const { status, body } = await callJson(path);
 		expect(status).toBe(200);
-		expect(body).toMatchObject({
-			layout: "discord",
-			time: "2016-04-30T11:18:25.796Z",
-			workerId: 1,
-			processId: 0,
-			increment: 7,
-		});
+		expect(body).toMatchObject(fields);
 	});
 
 	it("reads the same ID as the service's own layout without the parameter", async () => {
 		const { body } = await callJson("/decode/175928847299117063");
 		expect(body).toMatchObject({ type: "snowflake", workerId: 32, sequence: 7 });
 		expect(body).not.toHaveProperty("layout");
-	});
-
-	it("takes explicit widths, with epoch and unit", async () => {
-		const { status, body } = await callJson(
-			"/decode/494152093532361268?timeBits=39&workerBits=8&sequenceBits=16&epoch=1409529600000&timeUnitMs=10",
-		);
-		expect(status).toBe(200);
-		expect(body).toMatchObject({ layout: "custom", time: "2024-01-01T00:00:00.000Z", workerId: 3 });
-	});
-
-	it("takes a preset with its system's own start time (Sonyflake v2 starts at 2025-01-01)", async () => {
-		const { status, body } = await callJson(
-			"/decode/494152093532361268?layout=sonyflake&epoch=1735689600000",
-		);
-		expect(status).toBe(200);
-		// The same fields as under v1's 2014-09-01 start, 10 years 10 months later.
-		expect(body).toMatchObject({
-			layout: "sonyflake",
-			time: "2034-05-03T00:00:00.000Z",
-			sequence: 3,
-			machineId: 0x1234,
-		});
-	});
-
-	it("allows 64-bit IDs for layouts that use all 64 bits", async () => {
-		const { status, body } = await callJson("/decode/18446744073709551615?layout=instagram");
-		expect(status).toBe(200);
-		expect(body).toMatchObject({ shardId: 8191, sequence: 1023 });
 	});
 
 	it.each([

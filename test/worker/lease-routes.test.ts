@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
+import { FREE_LEASE_VIEW } from "../shared/lease-grants";
 import { useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
@@ -51,16 +52,7 @@ describe("lease routes", () => {
 	it("shows the state, holder and span, never the leaseId", async () => {
 		const clock = await useTestClock(602, T);
 		const before = await leases<LeaseState>("GET", "/leases/602");
-		expect(before.body).toEqual({
-			workerId: 602,
-			state: "free",
-			holder: null,
-			from: null,
-			to: null,
-			fromMs: null,
-			toMs: null,
-			serverNowMs: T,
-		});
+		expect(before.body).toEqual({ workerId: 602, ...FREE_LEASE_VIEW, serverNowMs: T });
 		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", {
 			workerId: 602,
 			holder: "pod-b",

@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkSequenceSettings } from "../../src/ids/sequences";
-import { operations, refusal, sequenceName, sequenceStub } from "./sequence-helpers";
+import { operations, refusal, sequenceName, sequenceStub, unusedStatus } from "./sequence-helpers";
 
 describe("createSequence", () => {
 	it("creates a sequence with its status, finds it again with the same settings, refuses others", async () => {
@@ -22,12 +22,12 @@ describe("createSequence", () => {
 		const first = await ops.createSequence(env, { name, settings });
 		expect(first.created).toBe(true);
 		expect(first.status).toEqual({
-			type: "sequence-status",
-			name,
-			settings: { start: "1000", mode: "ordered", reset: "daily", timeZone: "Asia/Kolkata" },
-			next: "1000",
-			issued: "0",
-			requests: 0,
+			...unusedStatus(name, {
+				start: "1000",
+				mode: "ordered",
+				reset: "daily",
+				timeZone: "Asia/Kolkata",
+			}),
 			created: first.status.created,
 			lastIssuedAt: null,
 			period: first.status.period,

@@ -1,11 +1,13 @@
 /**
  * Helpers of the named-sequence tests: a unique name per test, the operations as the
  * transports will load them (the first-use chunk), a sequence created with settings,
- * a sequence's object, its clock set to a minute's start, and what an operation refused.
+ * a sequence's object, its clock set to a minute's start, what an operation refused,
+ * and what an unused one shows.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { SequenceSettingsView } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
 import { checkSequenceSettings } from "../../src/ids/sequences";
 import { configFrom } from "../../src/worker/config/config";
@@ -19,6 +21,19 @@ let made = 0;
 export function sequenceName(label: string): string {
 	made++;
 	return `${label}-${made}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** What a sequence shows before it issues: its settings as answered, `next` its start, nothing issued. */
+export function unusedStatus(name: string, settings: SequenceSettingsView) {
+	const { start } = settings;
+	return {
+		type: "sequence-status",
+		name,
+		settings,
+		next: start,
+		issued: "0",
+		requests: 0,
+	} as const;
 }
 
 /** The operations from the first-use chunk, and the test env's config. */

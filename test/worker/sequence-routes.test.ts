@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, SequenceNumbers, SequenceRange, SequenceStatus } from "../../src/api";
 import { call, callJson } from "./helpers";
-import { sequenceName } from "./sequence-helpers";
+import { sequenceName, unusedStatus } from "./sequence-helpers";
 
 const json = (method: string, body: unknown): RequestInit => ({
 	method,
@@ -20,15 +20,8 @@ describe("/sequences/:name", () => {
 		const made = await callJson<SequenceStatus>(`/sequences/${name}`, json("PUT", { start: 1000 }));
 		expect(made.status).toBe(201);
 		expect(made.headers.get("Cache-Control")).toBe("no-store");
-		expect(made.body).toMatchObject({
-			type: "sequence-status",
-			name,
-			settings: { start: "1000", mode: "ordered", reset: "never", timeZone: "UTC" },
-			next: "1000",
-			issued: "0",
-			requests: 0,
-			period: null,
-		});
+		const settings = { start: "1000", mode: "ordered", reset: "never", timeZone: "UTC" } as const;
+		expect(made.body).toMatchObject({ ...unusedStatus(name, settings), period: null });
 		const again = await callJson<SequenceStatus>(
 			`/sequences/${name}`,
 			json("PUT", { start: "1000" }),

@@ -42,48 +42,27 @@ export interface ForeignLayout {
  * 13-bit shard, 10-bit sequence).
  */
 export const DECODE_PRESETS: Readonly<Record<PresetName, ForeignLayout>> = {
-	twitter: {
-		name: "twitter",
-		epoch: TWITTER_LAYOUT.epoch,
-		timeUnitMs: 1,
-		timeBits: 41,
-		fields: [
-			{ name: "workerId", bits: 10 },
-			{ name: "sequence", bits: 12 },
-		],
-	},
-	discord: {
-		name: "discord",
-		epoch: 1420070400000,
-		timeUnitMs: 1,
-		timeBits: 42,
-		fields: [
-			{ name: "workerId", bits: 5 },
-			{ name: "processId", bits: 5 },
-			{ name: "increment", bits: 12 },
-		],
-	},
-	sonyflake: {
-		name: "sonyflake",
-		epoch: 1409529600000,
-		timeUnitMs: 10,
-		timeBits: 39,
-		fields: [
-			{ name: "sequence", bits: 8 },
-			{ name: "machineId", bits: 16 },
-		],
-	},
-	instagram: {
-		name: "instagram",
-		epoch: 1314220021721,
-		timeUnitMs: 1,
-		timeBits: 41,
-		fields: [
-			{ name: "shardId", bits: 13 },
-			{ name: "sequence", bits: 10 },
-		],
-	},
+	twitter: foreignLayout("twitter", TWITTER_LAYOUT.epoch, 1, 41, { workerId: 10, sequence: 12 }),
+	discord: foreignLayout("discord", 1420070400000, 1, 42, {
+		workerId: 5,
+		processId: 5,
+		increment: 12,
+	}),
+	sonyflake: foreignLayout("sonyflake", 1409529600000, 10, 39, { sequence: 8, machineId: 16 }),
+	instagram: foreignLayout("instagram", 1314220021721, 1, 41, { shardId: 13, sequence: 10 }),
 };
+
+/** A layout from its widths; `fields` in their order below the time, high bits first. */
+function foreignLayout(
+	name: string,
+	epoch: number,
+	timeUnitMs: number,
+	timeBits: number,
+	fields: Readonly<Record<string, number>>,
+): ForeignLayout {
+	const below = Object.entries(fields).map(([field, bits]) => ({ name: field, bits }));
+	return { name, epoch, timeUnitMs, timeBits, fields: below };
+}
 
 export interface CustomLayoutInput {
 	timeBits: number;
@@ -117,16 +96,10 @@ export function customLayout(input: CustomLayoutInput): ForeignLayout {
 			`a decoding layout needs timeBits (1-53) + workerBits + sequenceBits = 63 or 64, epoch in [0, 8.64e15] ms and timeUnitMs in [1, 86400000]; got ${timeBits}/${workerBits}/${sequenceBits}, epoch ${epoch}, unit ${timeUnitMs}`,
 		);
 	}
-	return {
-		name: "custom",
-		epoch,
-		timeUnitMs,
-		timeBits,
-		fields: [
-			{ name: "workerId", bits: workerBits },
-			{ name: "sequence", bits: sequenceBits },
-		],
-	};
+	return foreignLayout("custom", epoch, timeUnitMs, timeBits, {
+		workerId: workerBits,
+		sequence: sequenceBits,
+	});
 }
 
 /** A Snowflake-like ID read under another system's layout. */

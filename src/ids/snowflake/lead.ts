@@ -1,5 +1,5 @@
 /**
- * How far ahead of the clock a Snowflake generator (snowflake.ts) may issue, and the
+ * How far ahead of the clock a Snowflake generator (generator.ts) may issue, and the
  * lease it stores with each mark: how far ahead a later life of its worker ID may.
  *
  * A tick may lead the clock by the borrowing bound (`maxBorrowMs`). After a restore,

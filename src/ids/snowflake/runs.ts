@@ -1,5 +1,5 @@
 /**
- * Where a Snowflake generator (snowflake.ts) stands in its ticks, and the arithmetic of
+ * Where a Snowflake generator (generator.ts) stands in its ticks, and the arithmetic of
  * runs: the ticks `count` IDs take from a clock tick on, and a run taken from one of them.
  * No clock, no waits: the generator decides when a tick may be issued.
  */

@@ -1,5 +1,5 @@
 /**
- * The wait budget of a Snowflake generator's queued calls (snowflake.ts): how long a
+ * The wait budget of a Snowflake generator's queued calls (generator.ts): how long a
  * call has waited since it was queued, so that no call waits longer than `maxWaitMs`
  * in all. Measured on the clock (timers fire late: the time asked for understates a
  * wait) at its highest reading (a step back is no wait), or as the timer time asked

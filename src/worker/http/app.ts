@@ -2,24 +2,10 @@
  * The HTTP app, assembled: middleware in order, then the routes, then the 405s
  * and the not-found answer. Nothing is decided here; each piece is its own module.
  *
- * Layers, top to bottom (a module imports only from its own layer's lower modules
- * or from layers below it; never upward, never across transports):
- *   1. entry points   src/index.ts, rpc.ts (IdService; its `fetch` serves this app)
- *   2. transports     HTTP: app.ts → routes/, openapi/, middleware/, read-request.ts,
- *                     http-inputs.ts, respond.ts, served-methods.ts, app-env.ts,
- *                     hono-apps.ts; RPC: rpc-call.ts (one call, its arguments, its log line)
- *   3. operations     isolate-ids.ts (ULID, UUIDv7), and loaded on first use through
- *                     on-first-use.ts: operations.ts, forms.ts, lease-operations.ts,
- *                     ops-operations.ts with metrics.ts (one implementation for both transports)
- *   4. rules, objects contracts/ (each operation's inputs), lease-input.ts, lease-search.ts,
- *                     objects.ts (stubs and calls), auto-pools.ts, placement.ts,
- *                     decode-options.ts, request-note.ts
- *   5. config, errors config.ts, config-vars.ts, errors.ts, bearer-token.ts, layout-guard.ts,
- *                     lease-secret.ts,
- *                     snowflake-do.ts (the object, on config and the core; its minutes:
- *                     object-minutes.ts, object-history.ts), catalog-do.ts (the fleet
- *                     catalog, catalog-tables.ts) and catalog.ts (its stub)
- *   6. the core       src/ids (runtime-neutral; imports nothing from src/worker)
+ * Which layer may import which is docs/ARCHITECTURE.md's layer map, the only one
+ * (`npm run check` keeps it true); a request's path through these pieces is there too.
+ *
+ *   await app.request("/snowflake/7?count=3", {}, env); // {"type":"snowflake","workerId":7,"ids":[…]}
  */
 import { requestId } from "hono/request-id";
 import { redactedPath } from "../contracts/lease-refusals";

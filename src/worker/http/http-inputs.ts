@@ -8,35 +8,11 @@
  */
 import type { Contract } from "../contracts/fields";
 import { namesTaken } from "../contracts/fields";
-import { decodeContract, rangeContract } from "../contracts/forms";
-import {
-	blocksContract,
-	snowflakeContract,
-	statsContract,
-	typeidContract,
-	ulidContract,
-	uuidv7Contract,
-} from "../contracts/ids";
-import {
-	acquireContract,
-	leaseStatusContract,
-	releaseContract,
-	renewContract,
-} from "../contracts/leases";
-import {
-	fleetLeasesContract,
-	fleetStatsContract,
-	metricsContract,
-	statsHistoryContract,
-} from "../contracts/ops";
-import {
-	advanceContract,
-	createContract,
-	listContract,
-	nextContract,
-	reserveContract,
-	sequenceStatusContract,
-} from "../contracts/sequences";
+import * as forms from "../contracts/forms";
+import * as ids from "../contracts/ids";
+import * as leases from "../contracts/leases";
+import * as ops from "../contracts/ops";
+import * as sequences from "../contracts/sequences";
 
 /** How a route reads an operation's contract; `P` the path's names, `W` those it takes nowhere. */
 export interface HttpInput<
@@ -93,41 +69,41 @@ const sequence = { path: ["name"] } as const;
 const bodyOnly = { body: true, query: false } as const;
 
 export const http = {
-	snowflakeAuto: httpInput(snowflakeContract, auto),
-	snowflakeAutoPost: httpInput(snowflakeContract, { ...auto, ...withBody }),
-	snowflakeNamed: httpInput(snowflakeContract, named),
-	snowflakeNamedPost: httpInput(snowflakeContract, { ...named, ...withBody }),
-	blocksAuto: httpInput(blocksContract, auto),
-	blocksAutoPost: httpInput(blocksContract, { ...auto, ...withBody }),
-	blocksNamed: httpInput(blocksContract, named),
-	blocksNamedPost: httpInput(blocksContract, { ...named, ...withBody }),
-	stats: httpInput(statsContract, named),
-	ulid: httpInput(ulidContract),
-	ulidPost: httpInput(ulidContract, withBody),
-	uuidv7: httpInput(uuidv7Contract),
-	uuidv7Post: httpInput(uuidv7Contract, withBody),
-	typeid: httpInput(typeidContract),
-	typeidPost: httpInput(typeidContract, withBody),
-	range: httpInput(rangeContract),
-	decode: httpInput(decodeContract, { path: ["id"] }),
-	acquire: httpInput(acquireContract, bodyOnly),
+	snowflakeAuto: httpInput(ids.snowflakeContract, auto),
+	snowflakeAutoPost: httpInput(ids.snowflakeContract, { ...auto, ...withBody }),
+	snowflakeNamed: httpInput(ids.snowflakeContract, named),
+	snowflakeNamedPost: httpInput(ids.snowflakeContract, { ...named, ...withBody }),
+	blocksAuto: httpInput(ids.blocksContract, auto),
+	blocksAutoPost: httpInput(ids.blocksContract, { ...auto, ...withBody }),
+	blocksNamed: httpInput(ids.blocksContract, named),
+	blocksNamedPost: httpInput(ids.blocksContract, { ...named, ...withBody }),
+	stats: httpInput(ids.statsContract, named),
+	ulid: httpInput(ids.ulidContract),
+	ulidPost: httpInput(ids.ulidContract, withBody),
+	uuidv7: httpInput(ids.uuidv7Contract),
+	uuidv7Post: httpInput(ids.uuidv7Contract, withBody),
+	typeid: httpInput(ids.typeidContract),
+	typeidPost: httpInput(ids.typeidContract, withBody),
+	range: httpInput(forms.rangeContract),
+	decode: httpInput(forms.decodeContract, { path: ["id"] }),
+	acquire: httpInput(leases.acquireContract, bodyOnly),
 	/** `POST /leases/:workerId/renew` with `{"leaseId": …}`. */
-	renew: httpInput(renewContract, { ...named, ...bodyOnly }),
+	renew: httpInput(leases.renewContract, { ...named, ...bodyOnly }),
 	/** `POST /leases/:workerId/release` with `{"leaseId": …}`. */
-	release: httpInput(releaseContract, { ...named, ...bodyOnly }),
-	leaseStatus: httpInput(leaseStatusContract, { ...named, query: false }),
-	fleetLeases: httpInput(fleetLeasesContract),
-	fleetStats: httpInput(fleetStatsContract),
-	metrics: httpInput(metricsContract),
-	fleetHistory: httpInput(statsHistoryContract, auto),
-	workerIdHistory: httpInput(statsHistoryContract, named),
+	release: httpInput(leases.releaseContract, { ...named, ...bodyOnly }),
+	leaseStatus: httpInput(leases.leaseStatusContract, { ...named, query: false }),
+	fleetLeases: httpInput(ops.fleetLeasesContract),
+	fleetStats: httpInput(ops.fleetStatsContract),
+	metrics: httpInput(ops.metricsContract),
+	fleetHistory: httpInput(ops.statsHistoryContract, auto),
+	workerIdHistory: httpInput(ops.statsHistoryContract, named),
 	/** `PUT /sequences/:name` with its settings. */
-	sequenceCreate: httpInput(createContract, { ...sequence, ...withBody }),
-	sequenceNext: httpInput(nextContract, sequence),
-	sequenceNextPost: httpInput(nextContract, { ...sequence, ...withBody }),
-	sequenceReserve: httpInput(reserveContract, { ...sequence, ...withBody }),
+	sequenceCreate: httpInput(sequences.createContract, { ...sequence, ...withBody }),
+	sequenceNext: httpInput(sequences.nextContract, sequence),
+	sequenceNextPost: httpInput(sequences.nextContract, { ...sequence, ...withBody }),
+	sequenceReserve: httpInput(sequences.reserveContract, { ...sequence, ...withBody }),
 	/** `POST /sequences/:name/advance` with `{"to": N}`. */
-	sequenceAdvance: httpInput(advanceContract, { ...sequence, ...withBody }),
-	sequenceStatus: httpInput(sequenceStatusContract, sequence),
-	sequenceList: httpInput(listContract),
+	sequenceAdvance: httpInput(sequences.advanceContract, { ...sequence, ...withBody }),
+	sequenceStatus: httpInput(sequences.sequenceStatusContract, sequence),
+	sequenceList: httpInput(sequences.listContract),
 };

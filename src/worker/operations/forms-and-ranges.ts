@@ -1,7 +1,7 @@
 /**
  * The operations of ID forms and ranges, behind both HTTP (/typeid, /range) and RPC
- * (`typeid`, `range`), as ./operations is for the other kinds; each takes its input
- * checked by its contract (./contracts/).
+ * (`typeid`, `range`), as ./snowflake.ts and ./stateless.ts are for the other kinds;
+ * each takes its input checked by its contract (../contracts/).
  *
  *   typeidIds(env, { prefix: "user", count: 2 }); // { type: "typeid", prefix: "user", ids: ["user_01j…", …] }
  *   idRange(env, { kind: "ulid", from: "2026-11-01", to: "2026-11-02" });

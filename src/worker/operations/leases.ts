@@ -115,9 +115,8 @@ export async function releaseLease(
 export async function leaseStatus(
 	env: Env,
 	config: Config,
-	input: ContractInput<typeof leaseStatusContract>,
+	{ workerId }: ContractInput<typeof leaseStatusContract>,
 ): Promise<LeaseState> {
-	const { workerId } = input;
 	const { status, layout } = await callSnowflake<LeaseStatusResult>(env, config, workerId, (stub) =>
 		stub.leaseStatus(workerId),
 	);

@@ -1,13 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { SequenceRuling, SequenceState } from "../../../src/ids/sequences/counter";
 import {
 	advanceTo,
 	issueRange,
 	newSequenceState,
 	numbersOf,
 	readStoredState,
-	type SequenceRuling,
-	type SequenceState,
 	storedState,
 } from "../../../src/ids/sequences/counter";
 import { MAX_SEQUENCE_NUMBER } from "../../../src/ids/sequences/numbers";

@@ -58,6 +58,18 @@ export function operation(spec: OperationSpec): OperationSpec {
 	return spec;
 }
 
+/** A route read from the query (GET) and from a JSON body (POST): one answer either way. */
+export function getAndPost(
+	spec: Omit<OperationSpec, "method" | "input">,
+	get: HttpInput,
+	post: HttpInput,
+): OperationSpec[] {
+	return [
+		operation({ ...spec, method: "get", input: get }),
+		operation({ ...spec, method: "post", input: post }),
+	];
+}
+
 /**
  * What the generated document holds in place of the package's version, filled in
  * when it is served (../routes/docs.ts): a release changes no generated file.

@@ -1,6 +1,6 @@
 /** The OpenAPI operations of ../../routes/snowflake.ts (read by ../document.ts only, never by the Worker). */
 import { http } from "../../http-inputs";
-import { operation } from "../operation";
+import { getAndPost, operation } from "../operation";
 
 const tag = "Snowflake";
 const auto = { tag, objects: true } as const;
@@ -16,70 +16,26 @@ const BLOCKS =
 const NAMED_BLOCKS = "Blocks of consecutive Snowflakes from one worker ID";
 
 export const snowflakeOperations = [
-	operation({
-		input: http.blocksAuto,
-		...auto,
-		...runs,
-		method: "get",
-		path: "/snowflake/blocks",
-		summary: BLOCKS,
-	}),
-	operation({
-		input: http.blocksAutoPost,
-		...auto,
-		...runs,
-		method: "post",
-		path: "/snowflake/blocks",
-		summary: BLOCKS,
-	}),
-	operation({
-		input: http.blocksNamed,
-		...named,
-		...runs,
-		method: "get",
-		path: "/snowflake/{workerId}/blocks",
-		summary: NAMED_BLOCKS,
-	}),
-	operation({
-		input: http.blocksNamedPost,
-		...named,
-		...runs,
-		method: "post",
-		path: "/snowflake/{workerId}/blocks",
-		summary: NAMED_BLOCKS,
-	}),
-	operation({
-		input: http.snowflakeAuto,
-		...auto,
-		...ids,
-		method: "get",
-		path: "/snowflake",
-		summary: AUTO,
-	}),
-	operation({
-		input: http.snowflakeAutoPost,
-		...auto,
-		...ids,
-		method: "post",
-		path: "/snowflake",
-		summary: AUTO,
-	}),
-	operation({
-		input: http.snowflakeNamed,
-		...named,
-		...ids,
-		method: "get",
-		path: "/snowflake/{workerId}",
-		summary: NAMED,
-	}),
-	operation({
-		input: http.snowflakeNamedPost,
-		...named,
-		...ids,
-		method: "post",
-		path: "/snowflake/{workerId}",
-		summary: NAMED,
-	}),
+	...getAndPost(
+		{ ...auto, ...runs, path: "/snowflake/blocks", summary: BLOCKS },
+		http.blocksAuto,
+		http.blocksAutoPost,
+	),
+	...getAndPost(
+		{ ...named, ...runs, path: "/snowflake/{workerId}/blocks", summary: NAMED_BLOCKS },
+		http.blocksNamed,
+		http.blocksNamedPost,
+	),
+	...getAndPost(
+		{ ...auto, ...ids, path: "/snowflake", summary: AUTO },
+		http.snowflakeAuto,
+		http.snowflakeAutoPost,
+	),
+	...getAndPost(
+		{ ...named, ...ids, path: "/snowflake/{workerId}", summary: NAMED },
+		http.snowflakeNamed,
+		http.snowflakeNamedPost,
+	),
 	operation({
 		input: http.stats,
 		tag,

@@ -1,25 +1,24 @@
 /** The OpenAPI operations of ../../routes/stateless.ts (read by ../document.ts only, never by the Worker). */
 import { http } from "../../http-inputs";
-import { operation } from "../operation";
+import { getAndPost } from "../operation";
 
-const ULID_SUMMARY = "ULIDs (format=uuid: the same 128 bits as UUIDs)";
-const UUIDV7_SUMMARY = "UUIDv7s";
-const ulid = {
-	path: "/ulid",
-	tag: "ULID and UUIDv7",
-	ok: "ulidIdsSchema",
-	ids: true,
-} as const;
-const uuidv7 = {
-	path: "/uuidv7",
-	tag: "ULID and UUIDv7",
-	ok: "uuidv7IdsSchema",
-	ids: true,
-} as const;
+const tag = "ULID and UUIDv7";
 
 export const statelessOperations = [
-	operation({ ...ulid, method: "get", summary: ULID_SUMMARY, input: http.ulid }),
-	operation({ ...ulid, method: "post", summary: ULID_SUMMARY, input: http.ulidPost }),
-	operation({ ...uuidv7, method: "get", summary: UUIDV7_SUMMARY, input: http.uuidv7 }),
-	operation({ ...uuidv7, method: "post", summary: UUIDV7_SUMMARY, input: http.uuidv7Post }),
+	...getAndPost(
+		{
+			path: "/ulid",
+			tag,
+			ok: "ulidIdsSchema",
+			ids: true,
+			summary: "ULIDs (format=uuid: the same 128 bits as UUIDs)",
+		},
+		http.ulid,
+		http.ulidPost,
+	),
+	...getAndPost(
+		{ path: "/uuidv7", tag, ok: "uuidv7IdsSchema", ids: true, summary: "UUIDv7s" },
+		http.uuidv7,
+		http.uuidv7Post,
+	),
 ];

@@ -15,6 +15,7 @@ const CONFIGS = [
 	"wrangler.toml",
 	"examples/consumer/wrangler.toml",
 	"scripts/bench/startup-baseline/wrangler.toml",
+	"scripts/load/sequence-consumer/wrangler.toml",
 ];
 
 const root = new URL("../../", import.meta.url);

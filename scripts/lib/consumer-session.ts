@@ -42,9 +42,11 @@ export function serviceConfigWithoutBuild(toml: string, repo: string): string {
 
 /**
  * Builds the playground, writes the copy and answers the `-c` arguments of the
- * session (paths relative to the repository, where wrangler runs).
+ * session (paths relative to the repository, where wrangler runs). `consumer`: the
+ * first Worker's config, another than the example's (which imports edge-ids/client
+ * and needs examples/tsconfig.json's paths), e.g. the sequence chaos run's.
  */
-export function consumerSessionArgs(): string[] {
+export function consumerSessionArgs(consumer = CONSUMER_CONFIG): string[] {
 	execFileSync("npm", ["run", "--silent", "build:playground"], { cwd: REPO, stdio: "inherit" });
 	const copy = join(REPO, SERVICE_COPY);
 	mkdirSync(join(copy, ".."), { recursive: true });
@@ -56,5 +58,6 @@ export function consumerSessionArgs(): string[] {
 		),
 	);
 	// examples/tsconfig.json maps edge-ids/* to src/ (the consumer imports edge-ids/client).
-	return ["-c", CONSUMER_CONFIG, "-c", SERVICE_COPY, "--tsconfig", "../tsconfig.json"];
+	const paths = consumer === CONSUMER_CONFIG ? ["--tsconfig", "../tsconfig.json"] : [];
+	return ["-c", consumer, "-c", SERVICE_COPY, ...paths];
 }

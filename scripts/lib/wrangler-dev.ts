@@ -260,3 +260,23 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
 	}
 	return server;
 }
+
+/**
+ * A run's cleanup on SIGINT and SIGTERM (stop what it started, then exit 130 or 143),
+ * and the way it stops the dev server: a failure to stop is reported, not thrown.
+ */
+export function stopOnSignals(cleanup: () => Promise<void>): void {
+	for (const signal of ["SIGINT", "SIGTERM"] as const) {
+		process.on(signal, () => {
+			console.error(`\n${signal}: stopping`);
+			void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+		});
+	}
+}
+
+/** Stops `dev`, reporting (not throwing) a failure. */
+export function stopReported(dev: DevServer | WranglerDev): Promise<void> {
+	return dev
+		.stop()
+		.catch((error: Error) => console.error(`could not stop wrangler dev: ${error.message}`));
+}

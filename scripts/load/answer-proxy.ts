@@ -40,7 +40,24 @@ export interface AnswerProxyOptions {
 	hangMs?: [number, number] | undefined;
 	/** A grant (the lease of `workerId` starting at tick `from`) whose answer was stepped or hung. */
 	onFault?: ((fault: "stepped" | "hung", grant: GrantKey) => void) | undefined;
+	/** A request whose answer its caller never got, though the service may have acted on it. */
+	onLost?: ((request: LostRequest, loss: LostAnswer) => void) | undefined;
 }
+
+/** The request of a lost answer, as the caller sent it. */
+export interface LostRequest {
+	method: string;
+	/** The path and query. */
+	url: string;
+	body: Buffer;
+}
+
+/**
+ * How an answer was lost: `dropped` after the service gave it (its status and body,
+ * so a ledger can count what it held), or `cut`: the service failed while answering
+ * (killed mid-request), so whether it acted is unknown.
+ */
+export type LostAnswer = { kind: "dropped"; status: number; payload: Buffer } | { kind: "cut" };
 
 /** Which lease a grant belongs to, as the holders' L lines name it. */
 export interface GrantKey {
@@ -126,6 +143,11 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 			}),
 		);
 		let answered = false;
+		const sent = (): LostRequest => ({
+			method: request.method ?? "GET",
+			url: request.url ?? "/",
+			body: body ?? Buffer.alloc(0),
+		});
 		if (target !== undefined && body !== undefined) {
 			const sentAt = performance.now();
 			try {
@@ -146,6 +168,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				}
 			} catch {
 				// Down, restarting, or killed while it answered.
+				options.onLost?.(sent(), { kind: "cut" });
 			}
 		}
 		if (!answered) counts.unavailable++;
@@ -154,6 +177,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 			counts.statuses[status] = (counts.statuses[status] ?? 0) + 1;
 			if (options.random() < options.dropRate) {
 				counts.dropped++;
+				options.onLost?.(sent(), { kind: "dropped", status, payload });
 				request.socket.destroy();
 				return;
 			}
@@ -165,6 +189,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				const [min, max] = options.hangMs ?? [0, 0];
 				if (await heldUntilGivenUp(response, min + options.random() * (max - min))) {
 					counts.hungGivenUp++;
+					options.onLost?.(sent(), { kind: "dropped", status, payload });
 					return;
 				}
 			} else if (options.random() < options.lateRate) {
@@ -182,7 +207,11 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 				options.onFault?.("stepped", grant);
 			}
 		}
-		if (response.destroyed) return;
+		if (response.destroyed) {
+			// The caller gave up (or was hung up on) before the answer could go out.
+			if (answered) options.onLost?.(sent(), { kind: "dropped", status, payload });
+			return;
+		}
 		// fetch decoded the body: its length and encoding are this proxy's to set.
 		const kept = headers.filter(
 			([name]) => name !== "content-length" && name !== "content-encoding",

@@ -61,7 +61,8 @@ export interface LeaseChaosOptions {
 	verbose: boolean;
 }
 
-function rateOption(name: string, raw: string): number {
+/** A flag's share in [0, 0.5], else a `UsageError` naming the flag. */
+export function rateOption(name: string, raw: string): number {
 	const value = Number(raw);
 	if (!/^[0-9.]+$/.test(raw) || !(value >= 0 && value <= 0.5)) {
 		throw new UsageError(`--${name} must be a share in [0, 0.5], got ${raw}`);

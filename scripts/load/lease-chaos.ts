@@ -43,34 +43,20 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import { WranglerDev } from "../lib/wrangler-dev";
+import { stopOnSignals, stopReported, WranglerDev } from "../lib/wrangler-dev";
 import { type AnswerProxy, startAnswerProxy } from "./answer-proxy";
 import { HolderLedger } from "./holder-ledger";
 import { HolderFleet } from "./holder-processes";
 import { HolderTroubles } from "./holder-troubles";
 import { HELP, type LeaseChaosOptions, parseLeaseChaosOptions } from "./lease-chaos-options";
 import { type LeaseChaosResult, printLeaseChaosReport } from "./lease-chaos-report";
-import { UsageError } from "./options";
+import { optionsOrExit } from "./options";
 import { prng } from "./traffic";
 
 const FIRST_WORKER_ID = 900;
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-let opts: LeaseChaosOptions;
-try {
-	const parsed = parseLeaseChaosOptions(process.argv.slice(2));
-	if (parsed === "help") {
-		console.log(HELP);
-		process.exit(0);
-	}
-	opts = parsed;
-} catch (error) {
-	const usage =
-		error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-	if (!usage) throw error;
-	console.error(`${(error as Error).message}\n\n${HELP}`);
-	process.exit(2);
-}
+const opts: LeaseChaosOptions = optionsOrExit(parseLeaseChaosOptions, HELP);
 
 const random = prng(opts.seed);
 const token = randomBytes(16).toString("hex");
@@ -98,18 +84,11 @@ function cleanup(): Promise<void> {
 	cleaningUp ??= (async () => {
 		fleet?.killAll();
 		await proxy?.stop();
-		await dev
-			.stop()
-			.catch((error: Error) => console.error(`could not stop wrangler dev: ${error.message}`));
+		await stopReported(dev);
 	})();
 	return cleaningUp;
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-	process.on(signal, () => {
-		console.error(`\n${signal}: stopping`);
-		void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-	});
-}
+stopOnSignals(cleanup);
 
 /** `count` moments of the run, as shares of it: evenly spaced, each jittered within its slot. */
 function moments(count: number): number[] {

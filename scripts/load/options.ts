@@ -163,3 +163,36 @@ export function parseLoadOptions(args: string[]): LoadOptions | "help" {
 		verbose: values.verbose,
 	};
 }
+
+/** Flags every run shares: its seed, and what it prints and keeps. */
+export const RUN_FLAGS = {
+	seed: { type: "string" },
+	json: { type: "boolean", default: false },
+	keep: { type: "boolean", default: false },
+	verbose: { type: "boolean", default: false },
+	help: { type: "boolean", default: false },
+} as const;
+
+/** A run's seed: the one given, else a random one (the run prints it, so it can be replayed). */
+export function seedOption(raw: string | undefined): number {
+	return raw === undefined
+		? Math.floor(Math.random() * 2 ** 31)
+		: intOption("seed", raw, 0, 2 ** 31);
+}
+
+/** A run's options from its command line; prints the help (exit 0) or a usage error with it (exit 2). */
+export function optionsOrExit<T>(parse: (args: string[]) => T | "help", help: string): T {
+	try {
+		const parsed = parse(process.argv.slice(2));
+		if (parsed !== "help") return parsed;
+		console.log(help);
+		process.exit(0);
+	} catch (error) {
+		const usage =
+			error instanceof UsageError ||
+			(error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+		if (!usage) throw error;
+		console.error(`${(error as Error).message}\n\n${help}`);
+		process.exit(2);
+	}
+}

@@ -142,4 +142,26 @@ describe("the answer-dropping proxy", () => {
 		expect(faults).toEqual(["hung 900 5"]);
 		expect(proxy.counts).toMatchObject({ hung: 1, hungGivenUp: 1 });
 	});
+
+	it("tells what it lost: a dropped answer with its request and body, a request cut by the service", async () => {
+		const lost: string[] = [];
+		const onLost: Parameters<typeof startAnswerProxy>[0]["onLost"] = (request, loss) =>
+			lost.push(
+				`${request.method} ${request.url} ${request.body} ${loss.kind === "dropped" ? `${loss.status} ${loss.payload}` : "cut"}`,
+			);
+		const { proxy } = await faultingProxy((url) => `{"url":"${url}"}`, { dropRate: 1, onLost });
+		await expect(post(proxy.url)).rejects.toThrow();
+		expect(lost).toEqual(['POST /leases {"holder":"h"} 200 {"url":"/leases"}']);
+		const cut = await startAnswerProxy({
+			target: () => "http://127.0.0.1:9", // nothing listens: the forward fails
+			dropRate: 0,
+			lateRate: 0,
+			lateMs: [0, 0],
+			random: () => 0.5,
+			onLost,
+		});
+		expect((await post(cut.url)).status).toBe(502);
+		await cut.stop();
+		expect(lost[1]).toBe('POST /leases {"holder":"h"} cut');
+	});
 });

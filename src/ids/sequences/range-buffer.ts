@@ -106,8 +106,12 @@ export class RangeBuffer {
 	/** The highest number accepted, and its period: every range accepted lies above it. */
 	private top: { period: string | null; last: bigint } | undefined;
 	private closed = false;
-	private readonly closing: Promise<"closed">;
-	private signalClosed: () => void = () => undefined;
+	/**
+	 * What `close()` ends: one promise per waiting take, made in that take's request. A
+	 * Worker's promise settles only in the request that made it, so a take must never
+	 * wait on one an earlier, ended request made (it would fail, a 500).
+	 */
+	private readonly closeWaits = new Set<() => void>();
 	private step: number;
 	private lastFetchAt: number | undefined;
 	private handedSinceFetch = 0;
@@ -133,9 +137,6 @@ export class RangeBuffer {
 			throw new RangeError(`maxWaitMs must be a positive integer, got ${this.maxWaitMs}`);
 		}
 		this.step = this.rules.minStep;
-		this.closing = new Promise((resolve) => {
-			this.signalClosed = () => resolve("closed");
-		});
 	}
 
 	stats(): RangeBufferStats {
@@ -167,11 +168,16 @@ export class RangeBuffer {
 			const left = this.maxWaitMs - Math.max(0, now - began);
 			if (fetched === 3 || left <= 0) throw this.overloaded();
 			const flight = this.inFlight(now) ?? this.startFetch(count, now, background);
+			let closeWait = () => {};
+			const closing = new Promise<"closed">((resolve) => {
+				closeWait = () => resolve("closed");
+			});
+			this.closeWaits.add(closeWait);
 			const outcome = await Promise.race([
 				flight.done.then(() => "arrived" as const),
 				this.options.clock.sleep(left).then(() => "late" as const),
-				this.closing,
-			]);
+				closing,
+			]).finally(() => this.closeWaits.delete(closeWait));
 			this.refuseClosed();
 			if (outcome === "late") {
 				this.giveUp(flight);
@@ -190,7 +196,7 @@ export class RangeBuffer {
 		this.spare = undefined;
 		this.flight?.controller.abort();
 		this.flight = undefined;
-		this.signalClosed();
+		for (const closeWait of this.closeWaits) closeWait();
 	}
 
 	private now(): number {

@@ -1,0 +1,107 @@
+/** The sequence chaos run's ledger (scripts/load/sequence-ledger.ts) fails a run when it should. */
+import { describe, expect, it } from "vitest";
+import { type AnsweredCall, SequenceLedger } from "../../scripts/load/sequence-ledger";
+
+const ledger = () =>
+	new SequenceLedger(
+		[
+			{ name: "orders", mode: "ordered" },
+			{ name: "clicks", mode: "pooled" },
+		],
+		{ poolMaxAgeMs: 1000, slackMs: 0 },
+	);
+const call = (over: Partial<AnsweredCall>): AnsweredCall => ({
+	name: "orders",
+	via: "http-next",
+	startMs: 0,
+	endMs: 1,
+	first: 1,
+	count: 1,
+	period: null,
+	...over,
+});
+
+describe("the sequence chaos ledger", () => {
+	it("passes answers, drops, lost calls and buffers that add up", () => {
+		const book = ledger();
+		book.answered(call({ first: 1, count: 2, startMs: 0, endMs: 10 }));
+		book.answered(call({ first: 5, count: 1, startMs: 5, endMs: 8 })); // concurrent: either order
+		book.dropped("orders", 3, 1, null);
+		book.unknown("orders", 3); // up to 3 numbers lost: 4 was one
+		book.answered(call({ via: "buffer-reserve", first: 6, count: 10, startMs: 20, endMs: 21 }));
+		book.bufferReserved("b", 6, 15, null);
+		book.bufferHanded("b", 6, 2, null);
+		book.bufferHanded("b", 8, 3, null);
+		book.checkOrder();
+		book.account("orders", { issued: "15", requests: 5 }, 4096);
+		expect(book.bufferUnused()).toBe(5);
+		expect(book.report).toMatchObject({
+			violations: 0,
+			numbers: 14,
+			droppedNumbers: 1,
+			unknownNumbers: 3,
+			orderChecks: 1,
+			bufferHanded: 5,
+		});
+		expect(book.report.accounts[0]).toMatchObject({
+			issued: 15,
+			known: 14,
+			remainder: 1,
+			bound: 3,
+		});
+	});
+
+	it("fails a number given twice in a period, a dropped answer's included; not across periods", () => {
+		const book = ledger();
+		book.answered(call({ first: 1, count: 5, period: "2026-11-27" }));
+		book.answered(call({ first: 1, count: 5, period: "2026-11-28", startMs: 2, endMs: 3 }));
+		book.dropped("orders", 5, 2, "2026-11-28");
+		expect(book.report.duplicates).toBe(1);
+		expect(book.report.firstViolations[0]).toMatch(/orders \(2026-11-28\): 1 of 5\.\.6/);
+	});
+
+	it("fails an ordered call below one that ended before it began, and a period going back", () => {
+		const book = ledger();
+		book.answered(call({ first: 10, count: 1, startMs: 0, endMs: 5 }));
+		book.answered(call({ first: 9, count: 1, startMs: 4, endMs: 7 })); // overlaps: fine
+		book.answered(call({ first: 8, count: 1, startMs: 6, endMs: 9 })); // after 10 ended: not
+		book.answered(call({ first: 20, count: 1, startMs: 10, endMs: 11, period: "2026-11-28" }));
+		book.answered(call({ first: 30, count: 1, startMs: 12, endMs: 13, period: "2026-11-27" }));
+		book.checkOrder();
+		expect(book.report.outOfOrder).toBe(2);
+	});
+
+	it("holds pooled numbers to order only POOL_MAX_AGE_MS after another call ended", () => {
+		const book = ledger();
+		const pooled = (first: number, startMs: number) =>
+			book.answered(call({ name: "clicks", first, startMs, endMs: startMs + 1 }));
+		pooled(100, 0);
+		pooled(50, 500); // another isolate's segment: allowed
+		pooled(60, 1002); // 1,001 ms after 100 was handed out: must be larger
+		book.checkOrder();
+		expect(book.report.outOfOrder).toBe(1);
+	});
+
+	it("fails numbers the service issued that nothing explains, or more seen than issued", () => {
+		const book = ledger();
+		book.answered(call({ first: 1, count: 10 }));
+		book.unknown("orders", 2);
+		book.account("orders", { issued: "13", requests: 2 }, 4096);
+		book.answered(call({ name: "clicks", first: 1, count: 10 }));
+		book.account("clicks", { issued: "9", requests: 1 }, 4096);
+		expect(book.report.unaccounted).toBe(2);
+		const pooled = ledger();
+		pooled.answered(call({ name: "clicks", first: 1, count: 10 }));
+		pooled.account("clicks", { issued: "4106", requests: 1 }, 4096); // one unused segment
+		expect(pooled.report.violations).toBe(0);
+	});
+
+	it("fails a buffer handing out numbers outside its ranges, twice or going back", () => {
+		const book = ledger();
+		book.bufferReserved("b", 1, 10, null);
+		book.bufferHanded("b", 5, 2, null);
+		book.bufferHanded("b", 9, 3, null); // 11 is not its own
+		book.bufferHanded("b", 5, 1, null); // again, and below
+		expect(book.report).toMatchObject({ bufferOutside: 1, duplicates: 1, bufferOutOfOrder: 1 });
+	});
+});

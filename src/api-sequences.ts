@@ -5,6 +5,7 @@
  *
  *   const { numbers } = await ids.nextInSequence("orders", { count: 2 }); // SequenceNumbers
  */
+import type { MinuteCounts } from "./ids/minute-tally";
 import type { SequenceSettingsView } from "./ids/sequences/settings";
 
 /**
@@ -92,6 +93,26 @@ export interface ListSequencesOptions {
 }
 
 /**
+ * What `GET /sequences/:name/history` answers: per active minute, oldest first (idle
+ * minutes are absent), the current one included. `issued` counts the numbers its
+ * object handed out (a pooled sequence's: the segments given to isolates), `requests`
+ * the calls that issued, `refusals` the refused calls by code; `waits` and
+ * `clockRegressions` are always 0 (a sequence never waits on a clock).
+ */
+export interface SequenceHistory {
+	name: string;
+	/** The window asked for, in minutes back from now. */
+	minutes: number;
+	history: MinuteCounts[];
+	serverNowMs: number;
+}
+
+/** Options of `sequenceHistory`: the window, 1-1440 minutes (default 60). */
+export interface SequenceHistoryOptions {
+	minutes?: number | undefined;
+}
+
+/**
  * The named-sequence methods of `IdService` (the same as the `/sequences` routes).
  * A failure rejects with an Error whose message starts with its code (`unknown_sequence: …`).
  */
@@ -102,4 +123,6 @@ export interface SequenceRpc {
 	advanceSequence(name: string, options: AdvanceSequenceOptions): Promise<SequenceStatus>;
 	sequenceStatus(name: string): Promise<SequenceStatus>;
 	listSequences(options?: ListSequencesOptions): Promise<SequenceList>;
+	/** Per-minute counts of the sequence for the last 1-1440 minutes (`GET /sequences/:name/history`). */
+	sequenceHistory(name: string, options?: SequenceHistoryOptions): Promise<SequenceHistory>;
 }

@@ -11,7 +11,7 @@
  *
  * Retries: `next` and `reserve` are retried like every call (429, 502-504, network
  * failures): a retried call whose first attempt reached the service leaves a gap,
- * never a number twice. create, advance, status and list are safe to repeat.
+ * never a number twice. create, advance, status, history and list are safe to repeat.
  */
 import {
 	type AdvanceSequenceOptions,
@@ -19,6 +19,8 @@ import {
 	type ListSequencesOptions,
 	type NextInSequenceOptions,
 	type ReserveInSequenceOptions,
+	type SequenceHistory,
+	type SequenceHistoryOptions,
 	type SequenceList,
 	type SequenceNumbers,
 	type SequenceRange,
@@ -54,6 +56,20 @@ export function sequenceCalls(request: ServiceRequest) {
 		async sequenceStatus(name: string, call?: CallOptions) {
 			return request<SequenceStatus>("GET", sequencePath(name), {}, undefined, call);
 		},
+		/** Per-minute counts for the last 1-1440 minutes (default 60): numbers issued, requests, refusals by code. */
+		async sequenceHistory(
+			name: string,
+			{ minutes }: SequenceHistoryOptions = {},
+			call?: CallOptions,
+		) {
+			return request<SequenceHistory>(
+				"GET",
+				sequencePath(name, "history"),
+				{ minutes },
+				undefined,
+				call,
+			);
+		},
 		/** A page of the names created, in name order; the answer's `cursor` asks for the next. */
 		async listSequences(options: ListSequencesOptions = {}, call?: CallOptions) {
 			return request<SequenceList>("GET", "/sequences", options as Query, undefined, call);
@@ -62,7 +78,7 @@ export function sequenceCalls(request: ServiceRequest) {
 }
 
 /** `/sequences/:name[/action]`, once the name keeps the service's rule. */
-function sequencePath(name: string, action?: "next" | "reserve" | "advance"): string {
+function sequencePath(name: string, action?: "next" | "reserve" | "advance" | "history"): string {
 	let checked: string;
 	try {
 		checked = checkNameInput(name);

@@ -33,6 +33,11 @@ export function minuteOf(now: number): number | undefined {
 	return Number.isFinite(now) ? Math.floor(now / MINUTE_MS) * MINUTE_MS : undefined;
 }
 
+/** The first minute of a window of the last `minutes` minutes up to `nowMs` (the current one included). */
+export function windowStart(nowMs: number, minutes: number): number {
+	return (minuteOf(nowMs) ?? nowMs) - (minutes - 1) * MINUTE_MS;
+}
+
 type Counted = Pick<
 	SnowflakeCounters,
 	"issued" | "requests" | "rolloverWaits" | "clockRegressions"

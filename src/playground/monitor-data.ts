@@ -1,11 +1,11 @@
 /**
  * The monitor page's numbers, from the API's answers (pure, unit-tested): a history
  * as chart columns with every minute of the window (idle minutes are zeros), a
- * lease's time left, the busiest worker ID.
+ * lease's time left, the busiest worker ID or sequence.
  *
  *   chartColumns(history, 60, now); // [[t0, t1, …] (s), issued[], waits[], refusals[]]
  */
-import type { MinuteCounts, WorkerIdCounts } from "../api";
+import type { MinuteCounts } from "../api";
 
 const MINUTE_MS = 60_000;
 
@@ -37,11 +37,11 @@ export function timeLeft(toMs: number, nowMs: number): string {
 	return `${Math.floor(left / 60)} min ${left % 60} s`;
 }
 
-/** The worker ID that issued the most (the chart's default), or undefined. */
-export function busiest(workerIds: readonly WorkerIdCounts[]): number | undefined {
-	let best: WorkerIdCounts | undefined;
-	for (const w of workerIds) if (!best || w.issued > best.issued) best = w;
-	return best?.workerId;
+/** The row that issued the most (a chart's default: a worker ID, a sequence), or undefined. */
+export function busiest<T extends { issued: number }>(rows: readonly T[]): T | undefined {
+	let best: T | undefined;
+	for (const row of rows) if (!best || row.issued > best.issued) best = row;
+	return best;
 }
 
 /** A count for people: 1,234,567. */

@@ -1,13 +1,13 @@
 /**
  * The monitor page (/monitor): the fleet's worker IDs, leases and sequences, charts
- * of the last hour or day for the fleet and one worker ID, and the layout's end,
+ * of the last hour or day for the fleet, one worker ID and one sequence, and the layout's end,
  * refreshed every REFRESH_MS. Every call goes to this service's own routes (same
  * origin), with the API token the tab holds (./api.ts, ./token-panel.ts).
  */
-import type { FleetLeases, FleetStats, StatsHistory } from "../api";
+import type { FleetLeases, FleetStats, SequenceHistory, StatsHistory } from "../api";
 import { ApiError, api, errorBox } from "./api";
 import { byId, el, relative } from "./dom";
-import { minuteChart } from "./monitor-charts";
+import { minuteChart, SEQUENCE_CHART } from "./monitor-charts";
 import { busiest, chartColumns, count, timeLeft } from "./monitor-data";
 import { setUpTokenPanel } from "./token-panel";
 
@@ -16,14 +16,17 @@ const REFRESH_MS = 15_000;
 const status = byId("refresh-status");
 const problems = byId("problems");
 const workerInput = byId<HTMLInputElement>("chart-worker-id");
+const sequenceInput = byId<HTMLInputElement>("chart-sequence");
 const windowRadios = byId<HTMLFormElement>("window-form").elements.namedItem(
 	"window",
 ) as RadioNodeList;
 const pauseButton = byId<HTMLButtonElement>("pause");
 const fleetChart = minuteChart(byId("fleet-chart"));
 const workerChart = minuteChart(byId("worker-chart"));
+const sequenceChart = minuteChart(byId("sequence-chart"), SEQUENCE_CHART);
 let paused = false;
 let chosenWorker: number | undefined;
+let chosenSequence: string | undefined;
 let running = 0;
 
 const minutes = () => Number(windowRadios.value);
@@ -94,8 +97,13 @@ function showFleet(stats: FleetStats): void {
 					sequenceRows,
 				),
 	);
-	chosenWorker ??= busiest(stats.workerIds);
+	chosenWorker ??= busiest(stats.workerIds)?.workerId;
 	if (chosenWorker !== undefined && !workerInput.value) workerInput.value = String(chosenWorker);
+	byId("sequence-names").replaceChildren(
+		...stats.sequences.map((s) => el("option", { value: s.name })),
+	);
+	chosenSequence ??= busiest(stats.sequences)?.name;
+	if (chosenSequence !== undefined && !sequenceInput.value) sequenceInput.value = chosenSequence;
 }
 
 function showLeases(leases: FleetLeases | "off"): void {
@@ -161,6 +169,14 @@ async function refresh(): Promise<void> {
 			byId("worker-chart-title").textContent = `Worker ID ${workerId}, per minute`;
 			workerChart.update(chartColumns(one.history, window, one.serverNowMs));
 		}
+		const sequence = sequenceInput.value.trim();
+		if (sequence) {
+			const path = `/sequences/${encodeURIComponent(sequence)}/history?minutes=${window}`;
+			const one = await api<SequenceHistory>(path);
+			if (run !== running) return;
+			byId("sequence-chart-title").textContent = `Sequence ${sequence}, per minute`;
+			sequenceChart.update(chartColumns(one.history, window, one.serverNowMs));
+		}
 		problems.replaceChildren();
 		status.textContent = `Updated ${new Date().toLocaleTimeString("en-GB")}${paused ? "; paused" : `; refreshes every ${REFRESH_MS / 1000} s`}.`;
 	} catch (error) {
@@ -171,10 +187,12 @@ async function refresh(): Promise<void> {
 }
 
 for (const radio of windowRadios) radio.addEventListener("change", refresh);
-byId<HTMLFormElement>("worker-form").addEventListener("submit", (event) => {
-	event.preventDefault();
-	refresh();
-});
+for (const form of ["worker-form", "sequence-form"]) {
+	byId<HTMLFormElement>(form).addEventListener("submit", (event) => {
+		event.preventDefault();
+		refresh();
+	});
+}
 pauseButton.addEventListener("click", () => {
 	paused = !paused;
 	pauseButton.textContent = paused ? "Resume" : "Pause";

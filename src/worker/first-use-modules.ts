@@ -12,6 +12,7 @@ export * as catalogTables from "./object/catalog-tables";
 export * as objectHistory from "./object/history";
 export * as objectMinutes from "./object/minutes";
 export * as sequenceBook from "./object/sequence-book";
+export * as sequenceMinutes from "./object/sequence-minutes";
 export * as workerIdStorage from "./object/worker-id-storage";
 export * as opsOperations from "./operations/fleet";
 export * as formOperations from "./operations/forms-and-ranges";

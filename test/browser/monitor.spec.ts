@@ -2,7 +2,8 @@
  * The monitor page (/monitor) against the real service: the fleet table once the
  * worker ID's object has pushed its minute (its alarm fires just past the minute's
  * end: this test waits for it), the sequences table once the sequence's object has
- * reported its counts (the same way), the leases table, both charts, the layout's end;
+ * reported its counts (the same way), the leases table, the charts (the fleet, a
+ * worker ID, a sequence), the layout's end;
  * screenshots at desktop and phone widths; and the token asked for where API_TOKEN is set.
  */
 import { join } from "node:path";
@@ -69,10 +70,25 @@ test.describe("open service", () => {
 		// The busiest worker ID is charted by default; another is one click away.
 		await expect(page.getByLabel("Worker ID", { exact: true })).toHaveValue(/^[0-9]+$/);
 		await page.getByLabel("Worker ID", { exact: true }).fill("900");
-		await page.getByRole("button", { name: "Show" }).click();
+		const show = (form: string) =>
+			page.getByRole("form", { name: form }).getByRole("button", { name: "Show" }).click();
+		await show("Worker ID chart");
 		await expect(region(page, "Worker ID 900, per minute")).toBeVisible();
 		await expect(page.locator("#fleet-chart canvas")).toHaveCount(1);
 		await expect(page.locator("#worker-chart canvas")).toHaveCount(1);
+		// The busiest sequence is charted by default, any other by its name.
+		await expect(page.getByLabel("Sequence", { exact: true })).not.toHaveValue("");
+		await page.getByLabel("Sequence", { exact: true }).fill(sequence);
+		await show("Sequence chart");
+		const sequenceChart = region(page, `Sequence ${sequence}, per minute`);
+		await expect(sequenceChart).toBeVisible();
+		await expect(sequenceChart.locator("canvas")).toHaveCount(1);
+		await expect(sequenceChart).toContainText("Numbers issued");
+		type History = { name: string; history: { issued: number; requests: number }[] };
+		const charted: History = await (await request.get(`/sequences/${sequence}/history`)).json();
+		const sum = (key: "issued" | "requests") =>
+			charted.history.reduce((n, minute) => n + minute[key], 0);
+		expect([charted.name, sum("issued"), sum("requests")]).toEqual([sequence, 6, 2]);
 		await page.getByRole("radio", { name: "Last day" }).check();
 		await expect(page.getByRole("status")).toContainText("Updated");
 

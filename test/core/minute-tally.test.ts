@@ -1,6 +1,6 @@
 /** MinuteTally: a worker ID's counts per clock minute, from the generator's running counters. */
 import { describe, expect, it } from "vitest";
-import { MinuteTally, minuteOf } from "../../src/ids/minute-tally";
+import { MinuteTally, minuteOf, windowStart } from "../../src/ids/minute-tally";
 
 const M = 1_800_000_000_000 - (1_800_000_000_000 % 60_000); // a minute's first instant
 const counters = (issued: number, requests: number, rolloverWaits = 0, clockRegressions = 0) => ({
@@ -90,5 +90,11 @@ describe("MinuteTally", () => {
 		]);
 		expect(minuteOf(M + 59_999)).toBe(M);
 		expect(minuteOf(Number.NaN)).toBeUndefined();
+	});
+
+	it("windowStart: the first minute of the last N, the current one included", () => {
+		expect(windowStart(M + 30_000, 1)).toBe(M);
+		expect(windowStart(M + 59_999, 60)).toBe(M - 59 * 60_000);
+		expect(windowStart(M, 1440)).toBe(M - 1439 * 60_000);
 	});
 });

@@ -75,6 +75,13 @@ describe("named sequences over RPC and the HTTP client", () => {
 		const listed = await rpc.listSequences({ limit: 1000 });
 		expect(listed.names).toContain(name);
 		expect(await http.listSequences({ limit: 1000 })).toEqual(listed);
+		// Its minutes: the calls that issued this minute (an earlier minute's alarm may have stored some).
+		const history = await rpc.sequenceHistory(name, { minutes: 5 });
+		expect(history).toMatchObject({ name, minutes: 5 });
+		const issued = history.history.reduce((sum, m) => sum + m.issued, 0);
+		expect([issued, history.history.reduce((sum, m) => sum + m.requests, 0)]).toEqual([18, 4]);
+		const viaHttp = await http.sequenceHistory(name, { minutes: 5 });
+		expect({ ...viaHttp, serverNowMs: 0 }).toEqual({ ...history, serverNowMs: 0 });
 	});
 
 	it("refuses alike: the same code and message, RPC's with its request ID", async () => {
@@ -90,6 +97,8 @@ describe("named sequences over RPC and the HTTP client", () => {
 			["reserveInSequence", [name, {}]],
 			["advanceSequence", [name, { to: -1 }]],
 			["listSequences", [{ limit: 0 }]],
+			["sequenceHistory", [name, { minutes: 1441 }]],
+			["sequenceHistory", [unique("never"), {}]],
 		] as const) {
 			const viaRpc = (await rejection(
 				(rpc[method] as (...a: unknown[]) => Promise<unknown>)(...args),

@@ -39,7 +39,7 @@ describe("monitor data", () => {
 			since: "",
 			reportedAtMs: 0,
 		});
-		expect(busiest([row(1, 10), row(2, 30), row(3, 20)])).toBe(2);
+		expect(busiest([row(1, 10), row(2, 30), row(3, 20)])?.workerId).toBe(2);
 		expect(busiest([])).toBeUndefined();
 	});
 });

@@ -106,4 +106,5 @@ export const http = {
 	sequenceAdvance: httpInput(sequences.advanceContract, { ...sequence, ...withBody }),
 	sequenceStatus: httpInput(sequences.sequenceStatusContract, sequence),
 	sequenceList: httpInput(sequences.listContract),
+	sequenceHistory: httpInput(ops.sequenceHistoryContract, sequence),
 };

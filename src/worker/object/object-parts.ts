@@ -17,6 +17,7 @@ export interface ObjectParts {
 	objectHistory: typeof import("./history");
 	objectMinutes: typeof import("./minutes");
 	sequenceBook: typeof import("./sequence-book");
+	sequenceMinutes: typeof import("./sequence-minutes");
 	catalogTables: typeof import("./catalog-tables");
 }
 
@@ -32,8 +33,14 @@ function parts(): Promise<ObjectParts> {
 	return load();
 }
 
-/** What a sequence object needs once it is first called: its record and the sequence rules. */
-export const sequenceObjectModules = async () => (await parts()).sequenceBook;
+/** What a sequence object needs once it is first called: its record, the sequence rules and its minutes. */
+export async function sequenceObjectModules() {
+	const { sequenceBook, sequenceMinutes } = await parts();
+	return {
+		SequenceBook: sequenceBook.SequenceBook,
+		SequenceMinutes: sequenceMinutes.SequenceMinutes,
+	};
+}
 /** What a Snowflake object needs once it starts: its rules (the core's LeaseKeeper) and its records. */
 export async function objectModules() {
 	const { acquireBudget, leaseKeeper, workerIdStorage, objectHistory, objectMinutes } =

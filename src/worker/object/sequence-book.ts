@@ -11,6 +11,7 @@
  *   book.issue("orders", 2); // { first: "1000", last: "1001", count: 2, period: null, mode: "ordered" }
  *   book.status("orders");   // { type: "sequence-status", next: "1002", issued: "2", … }
  *   book.report();           // the counts for the fleet catalog: { name: "orders", next: "1002", issued: 2, … }
+ *   book.counters();         // what its history counts by minute: { issued: 2, requests: 1, lastIssuedAt: … }
  */
 import type { SequenceStatus } from "../../api";
 import {
@@ -38,6 +39,7 @@ import {
 } from "../../ids/sequences";
 import { serviceError } from "../errors";
 import type { SequenceReport } from "./catalog-sequences";
+import type { SequenceCounters } from "./sequence-minutes";
 
 /** The one key a sequence object stores. */
 const RECORD_KEY = "sequence";
@@ -151,6 +153,20 @@ export class SequenceBook {
 		};
 	}
 
+	/** The counters a minute's history is the difference of, as held (reading writes nothing); none before a create. */
+	counters(): SequenceCounters | undefined {
+		const state =
+			this.record === undefined
+				? this.storage.kv.get<StoredRecord>(RECORD_KEY)?.state
+				: this.record?.state;
+		return state && countersOf(state);
+	}
+
+	/** The counters of `name`, or `unknown_sequence`. */
+	countersOf(name: string): SequenceCounters {
+		return countersOf(this.known(name).state);
+	}
+
 	private issued(
 		held: SequenceRecord,
 		ruling: SequenceRuling<IssuedRange>,
@@ -206,6 +222,14 @@ export class SequenceBook {
 		this.record = record;
 		this.changed();
 	}
+}
+
+function countersOf(state: SequenceState | StoredSequenceState): SequenceCounters {
+	return {
+		issued: Number(state.issued),
+		requests: state.requests,
+		lastIssuedAt: state.lastIssuedAt,
+	};
 }
 
 function statusOf({ name, settings, state, step }: SequenceRecord): SequenceStatus {

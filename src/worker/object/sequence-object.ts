@@ -7,6 +7,7 @@
  * (the object checks it is its own) and answers after its write is durable. Its
  * counts reach the fleet catalog from an alarm just past the end of each minute it
  * changed in (./minute-alarm.ts): at most one report a minute, never on the issuing path.
+ * The same alarm stores its per-minute history (./sequence-minutes.ts) in its own SQLite.
  *
  *   const stub = env.SEQUENCES.get(env.SEQUENCES.idFromName("orders"));
  *   await stub.create("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" });
@@ -19,14 +20,18 @@ import { catalogWrite } from "./catalog-calls";
 import { untilMinuteAlarm } from "./minute-alarm";
 import { type ObjectFailure, objectFailure } from "./object-answers";
 import { sequenceObjectModules } from "./object-parts";
-import type { CreateResult, IssuedResult, StatusResult } from "./object-protocol";
+import type { CreateResult, HistoryResult, IssuedResult, StatusResult } from "./object-protocol";
 import type { SequenceBook } from "./sequence-book";
+import type { SequenceMinutes } from "./sequence-minutes";
 import { workersClock } from "./workers-clock";
+
+/** The calls that issue numbers: counted in their minute before they run. */
+const ISSUES = true;
 
 export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */
 	clock: Clock = workersClock;
-	private book: Promise<SequenceBook> | undefined;
+	private parts: Promise<{ book: SequenceBook; minutes: SequenceMinutes }> | undefined;
 	/** An alarm to report to the catalog is set (by this life). */
 	private reportDue = false;
 
@@ -37,17 +42,17 @@ export class SequenceObject extends DurableObject<Env> {
 
 	/** Ordered mode's numbers: `count` consecutive ones, stored before the answer leaves. */
 	async next(name: string, count: number): Promise<IssuedResult> {
-		return this.answer((book) => book.issue(name, count));
+		return this.answer((book) => book.issue(name, count), ISSUES);
 	}
 
 	/** A range of `count` numbers no one else gets, for a caller that hands them out itself. */
 	async reserve(name: string, count: number): Promise<IssuedResult> {
-		return this.answer((book) => book.issue(name, count));
+		return this.answer((book) => book.issue(name, count), ISSUES);
 	}
 
 	/** Pooled mode: a segment of about `size` numbers for an isolate's buffer. */
 	async segment(name: string, size: number): Promise<IssuedResult> {
-		return this.answer((book) => book.segment(name, size));
+		return this.answer((book) => book.segment(name, size), ISSUES);
 	}
 
 	/** The next number becomes at least `to` (a decimal string), never less. */
@@ -59,14 +64,27 @@ export class SequenceObject extends DurableObject<Env> {
 		return this.answer((book) => ({ status: book.status(name) }));
 	}
 
+	/** Its minutes from `sinceMs` on, stored and not yet stored, oldest first (reading writes nothing). */
+	async history(name: string, sinceMs: number): Promise<HistoryResult> {
+		return this.answer((book, minutes) => ({
+			minutes: minutes.read(sinceMs, book.countersOf(name)),
+		}));
+	}
+
 	/**
-	 * Just past the end of a minute its record changed in: reports its counts to the
-	 * fleet catalog. Never throws: a failed report is logged, and the next change reports again.
+	 * Just past the end of a minute its record changed in (or a call was refused in):
+	 * stores the minutes over and reports its counts to the fleet catalog. Never
+	 * throws: a failed report is logged, and the next change reports again.
 	 */
 	override async alarm(): Promise<void> {
 		this.reportDue = false;
 		try {
-			const report = (await this.loadBook()).report();
+			const { book, minutes } = await this.loadParts();
+			const counters = book.counters();
+			if (counters) minutes.close(counters);
+			// Calls of the next minute came before this alarm: its own alarm stores them.
+			if (minutes.counting) this.reportSoon();
+			const report = book.report();
 			if (report) await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report));
 		} catch (error) {
 			console.error(
@@ -90,33 +108,46 @@ export class SequenceObject extends DurableObject<Env> {
 		);
 	}
 
-	/** The book, made on first use (a failed load is tried again by the next call). */
-	private loadBook(): Promise<SequenceBook> {
-		this.book ??= sequenceObjectModules().then(
-			({ SequenceBook }) =>
-				new SequenceBook(
-					this.ctx.storage,
-					() => this.clock.now(),
-					() => this.reportSoon(),
-				),
+	/** The book and its minutes, made on first use (a failed load is tried again by the next call). */
+	private loadParts(): Promise<{ book: SequenceBook; minutes: SequenceMinutes }> {
+		this.parts ??= sequenceObjectModules().then(
+			({ SequenceBook, SequenceMinutes }) => {
+				const now = () => this.clock.now();
+				const book = new SequenceBook(this.ctx.storage, now, () => this.reportSoon());
+				return { book, minutes: new SequenceMinutes(this.ctx.storage, book.counters(), now) };
+			},
 			(error: unknown) => {
-				this.book = undefined;
+				this.parts = undefined;
 				throw error;
 			},
 		);
-		return this.book;
+		return this.parts;
 	}
 
-	/** Runs `decide` on the book (one, made on first use), a refusal answered as a value. */
+	/**
+	 * Runs `decide` on the book (one, made on first use), a refusal answered as a
+	 * value. A call that `issues` is counted in its minute first; a refusal is counted
+	 * by code when the sequence exists (an unknown name's object stores nothing).
+	 */
 	private async answer<T extends object>(
-		decide: (book: SequenceBook) => T,
+		decide: (book: SequenceBook, minutes: SequenceMinutes) => T,
+		issues = false,
 	): Promise<({ ok: true } & T) | ObjectFailure> {
+		let parts: { book: SequenceBook; minutes: SequenceMinutes } | undefined;
 		try {
-			const book = await this.loadBook();
+			parts = await this.loadParts();
+			const { book, minutes } = parts;
+			const counters = issues ? book.counters() : undefined;
+			if (counters) minutes.enter(counters);
 			// Nothing awaits between reading the record and writing it: one call at a time.
-			return { ok: true, ...decide(book) };
+			return { ok: true, ...decide(book, minutes) };
 		} catch (error) {
-			return objectFailure(error);
+			const failure = objectFailure(error);
+			if (parts?.book.counters()) {
+				parts.minutes.refused(failure.code);
+				this.reportSoon();
+			}
+			return failure;
 		}
 	}
 }

@@ -8,7 +8,7 @@
  *   const text = await metricsText(env, config);  // Prometheus exposition format
  */
 import type { FleetLeases, FleetStats, StatsHistory } from "../../api";
-import { MINUTE_MS, minuteOf } from "../../ids/minute-tally";
+import { windowStart } from "../../ids/minute-tally";
 import type { Config } from "../config/config";
 import { leasedIds } from "../contracts/leases";
 import { limitsOf } from "../contracts/limits";
@@ -57,7 +57,7 @@ export async function statsHistory(
 ): Promise<StatsHistory> {
 	const minutes = input.minutes ?? DEFAULT_HISTORY_MINUTES;
 	const nowMs = Date.now();
-	const sinceMs = (minuteOf(nowMs) ?? nowMs) - (minutes - 1) * MINUTE_MS;
+	const sinceMs = windowStart(nowMs, minutes);
 	const { workerId } = input;
 	if (workerId === undefined) {
 		const history = await askCatalog(env, (catalog) => catalog.fleetHistory(sinceMs));

@@ -9,7 +9,14 @@
  *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
-import type { SequenceList, SequenceNumbers, SequenceRange, SequenceStatus } from "../../api";
+import type {
+	SequenceHistory,
+	SequenceList,
+	SequenceNumbers,
+	SequenceRange,
+	SequenceStatus,
+} from "../../api";
+import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
 	checkSequenceSettings,
@@ -19,8 +26,14 @@ import {
 	settingsView,
 } from "../../ids/sequences";
 import type { Config } from "../config/config";
+import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
 import { askCatalog } from "../object/catalog-calls";
-import type { CreateResult, IssuedResult, StatusResult } from "../object/object-protocol";
+import type {
+	CreateResult,
+	HistoryResult,
+	IssuedResult,
+	StatusResult,
+} from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
 import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
 
@@ -139,6 +152,21 @@ export async function advanceSequence(env: Env, input: SequenceAdvance): Promise
 export async function sequenceStatus(env: Env, input: SequenceRef): Promise<SequenceStatus> {
 	const { name } = input;
 	return (await callSequence<StatusResult>(env, name, (stub) => stub.status(name))).status;
+}
+
+/** Per-minute counts for the last `minutes` minutes (default 60), the current one included, from its object. */
+export async function sequenceHistory(
+	env: Env,
+	input: { name: string; minutes?: number },
+): Promise<SequenceHistory> {
+	const { name } = input;
+	const minutes = input.minutes ?? DEFAULT_HISTORY_MINUTES;
+	const nowMs = Date.now();
+	const sinceMs = windowStart(nowMs, minutes);
+	const result = await callSequence<HistoryResult>(env, name, (stub) =>
+		stub.history(name, sinceMs),
+	);
+	return { name, minutes, history: result.minutes, serverNowMs: nowMs };
 }
 
 /** A page of the names created, in name order, from the fleet catalog; `cursor` is null on the last page. */

@@ -16,6 +16,8 @@ import type {
 	NextInSequenceOptions,
 	RangeOptions,
 	ReserveInSequenceOptions,
+	SequenceHistory,
+	SequenceHistoryOptions,
 	SequenceList,
 	SequenceNumbers,
 	SequenceRange,
@@ -51,7 +53,7 @@ import {
 	releaseContract,
 	renewContract,
 } from "../contracts/leases";
-import { statsHistoryContract } from "../contracts/ops";
+import { sequenceHistoryContract, statsHistoryContract } from "../contracts/ops";
 import {
 	advanceContract,
 	createContract,
@@ -72,6 +74,7 @@ import type { SnowflakeIds } from "../operations/snowflake";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "../operations/stateless";
 import { askedNote } from "../request-note";
 import { rpcArgs, rpcCall } from "./rpc-call";
+import { trustedEnv } from "./trusted-env";
 
 export type {
 	RangeOptions,
@@ -332,6 +335,16 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		);
 	}
 
+	/** Per-minute counts of the sequence for the last 1-1440 minutes (default 60), from its object. */
+	async sequenceHistory(name: string, options?: SequenceHistoryOptions): Promise<SequenceHistory> {
+		return rpcCall(this.env, "sequenceHistory", { kind: "sequence-history" }, async (config) =>
+			(await sequenceOperations()).sequenceHistory(
+				this.env,
+				rpcArgs(sequenceHistoryContract, config, options, { name }),
+			),
+		);
+	}
+
 	/**
 	 * Any method of this entrypoint, its refusal answered as a value: `{ value }`, or
 	 * `{ error }` with the message it would have rejected with. A rejection never
@@ -380,21 +393,4 @@ function settledMethods(): ReadonlySet<string> {
 		),
 	);
 	return settled;
-}
-
-const trusted = new WeakMap<Env, Env>();
-
-/**
- * The env without the tokens and without the rate limiter (binding callers are
- * trusted), one object per env so its parsed config is cached too.
- */
-function trustedEnv(env: Env): Env {
-	let trustedOne = trusted.get(env);
-	if (!trustedOne) {
-		const withoutLimits: Partial<Env> = { ...env, API_TOKEN: undefined, API_TOKEN_NEXT: undefined };
-		delete withoutLimits.RATE_LIMITER;
-		trustedOne = withoutLimits as Env;
-		trusted.set(env, trustedOne);
-	}
-	return trustedOne;
 }

@@ -76,5 +76,15 @@ export function opsAnswerSchemas() {
 		history: z.array(minuteSchema).describe("Active minutes, oldest first"),
 		serverNowMs: unixMs,
 	});
-	return { fleetLeasesSchema, fleetStatsSchema, statsHistorySchema };
+	const sequenceHistorySchema = z.object({
+		name: z.string(),
+		minutes: z.number().int(),
+		history: z
+			.array(minuteSchema)
+			.describe(
+				"Active minutes, oldest first: numbers issued, calls that issued, refusals by code (waits and clockRegressions are 0)",
+			),
+		serverNowMs: unixMs,
+	});
+	return { fleetLeasesSchema, fleetStatsSchema, statsHistorySchema, sequenceHistorySchema };
 }

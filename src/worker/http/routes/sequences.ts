@@ -1,8 +1,8 @@
 /**
  * Named sequences over HTTP: create (`PUT /sequences/:name`, 201 new, 200 the same
  * settings again), next numbers (GET or POST, `text/plain` one a line), a reserved
- * range, advance, status, and the list of names. Each reads its contract
- * (../contracts/sequences.ts): the name from the path, the rest from the query or
+ * range, advance, status, per-minute history, and the list of names. Each reads its
+ * contract (../contracts/sequences.ts, the history's ../contracts/ops.ts): the name from the path, the rest from the query or
  * a JSON body. The operations are ../sequence-operations.ts, loaded on first use.
  *
  *   curl -X PUT localhost:8787/sequences/orders -H 'Content-Type: application/json' -d '{"start": 1000}'
@@ -64,6 +64,11 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 			200,
 			NO_STORE,
 		);
+	})
+	.get("/sequences/:name/history", readRequest(http.sequenceHistory), async (c) => {
+		noteAsked(c, { kind: "sequence-history" });
+		const ops = await sequenceOperations();
+		return c.json(await ops.sequenceHistory(c.env, c.req.valid("json")), 200, NO_STORE);
 	})
 	.post("/sequences/:name/advance", readRequest(http.sequenceAdvance), async (c) => {
 		noteAsked(c, { kind: "sequence-advance" });

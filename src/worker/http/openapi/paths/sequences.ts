@@ -68,6 +68,16 @@ export const sequenceOperations = [
 	}),
 	operation({
 		...named,
+		method: "get",
+		path: "/sequences/{name}/history",
+		summary: "A sequence's numbers issued, requests and refusals per minute, for up to a day",
+		description:
+			"From the sequence's own object, the current minute included; idle minutes are absent.",
+		input: http.sequenceHistory,
+		ok: "sequenceHistorySchema",
+	}),
+	operation({
+		...named,
 		method: "post",
 		path: "/sequences/{name}/advance",
 		summary: "Move a sequence forward: the next number becomes at least `to`, never less",

@@ -1,0 +1,90 @@
+/**
+ * A named sequence's per-minute history (./sequence-object.ts): numbers issued,
+ * requests and refusals by code, counted by the core's MinuteTally over the record's
+ * own counters, and stored (./history.ts's rows, in the object's SQLite) only by the
+ * alarm the object already sets just past each minute it changed in: an issuing call
+ * writes nothing more than its record. With the rows the alarm stores the counters it
+ * closed at (the mark); a later life counts from the mark, so the calls of a life
+ * evicted before its alarm land in the minute of the last one (refusals not yet
+ * stored are lost with the instance).
+ *
+ *   const minutes = new SequenceMinutes(ctx.storage, book.counters(), () => clock.now());
+ *   minutes.enter(book.counters());          // before a call that issues
+ *   minutes.close(book.counters());          // in the alarm: stores the minutes over
+ *   minutes.read(sinceMs, book.counters());  // stored rows and the open minute, oldest first
+ */
+import { type MinuteCounts, MinuteTally, minuteOf } from "../../ids/minute-tally";
+import { mergeMinutes, ObjectHistory } from "./history";
+
+/** The record's counters at the last close: written by the alarm, with the minutes it stored. */
+const MARK_KEY = "historyMark";
+
+/** What a sequence's record counts, the minutes' differences (none before its create). */
+export interface SequenceCounters {
+	issued: number;
+	requests: number;
+	/** The object clock's reading at the last call that issued; null before the first. */
+	lastIssuedAt: number | null;
+}
+
+type Mark = Pick<SequenceCounters, "issued" | "requests">;
+
+const NONE: SequenceCounters = { issued: 0, requests: 0, lastIssuedAt: null };
+
+/** The tally's counters: a sequence never waits on a clock, so those two stay 0. */
+function tallied({ issued, requests }: Mark) {
+	return { issued, requests, rolloverWaits: 0, clockRegressions: 0 };
+}
+
+export class SequenceMinutes {
+	private readonly tally: MinuteTally;
+	private readonly history: ObjectHistory;
+
+	/** `counters`: the stored record's; counts past the stored mark are an earlier life's open minute. */
+	constructor(
+		private readonly storage: DurableObjectStorage,
+		counters: SequenceCounters | undefined,
+		private readonly now: () => number,
+	) {
+		counters ??= NONE;
+		this.history = new ObjectHistory(storage.sql);
+		const mark = storage.kv.get<Mark>(MARK_KEY) ?? NONE;
+		const moved = counters.issued > mark.issued || counters.requests > mark.requests;
+		const minute =
+			moved && counters.lastIssuedAt !== null ? minuteOf(counters.lastIssuedAt) : undefined;
+		this.tally = new MinuteTally(
+			tallied(counters),
+			minute === undefined ? undefined : { minute, base: tallied(mark) },
+		);
+	}
+
+	/** Before a call that may issue: closes an earlier minute, opens this one (in memory only). */
+	enter(counters: SequenceCounters): void {
+		this.tally.enter(this.now(), tallied(counters));
+	}
+
+	refused(code: string): void {
+		this.tally.refused(code, this.now());
+	}
+
+	/** A minute is being counted: the alarm that stores it is due. */
+	get counting(): boolean {
+		return this.tally.openMinute !== undefined;
+	}
+
+	/** The alarm: stores the minutes over (pruning past a day) and the mark they end at. */
+	close(counters: SequenceCounters): void {
+		const now = this.now();
+		const closed = this.tally.takeClosed(now, tallied(counters));
+		if (closed.length === 0) return;
+		this.history.write(closed, now);
+		const { issued, requests } = this.tally.openState?.base ?? counters;
+		this.storage.kv.put(MARK_KEY, { issued, requests } satisfies Mark);
+	}
+
+	/** The minutes from `sinceMs` on: the stored rows and those not stored yet. */
+	read(sinceMs: number, counters: SequenceCounters): MinuteCounts[] {
+		const unsaved = this.tally.unsaved(tallied(counters));
+		return mergeMinutes([...this.history.read(sinceMs), ...unsaved], sinceMs);
+	}
+}

@@ -106,8 +106,12 @@ export class RangeBuffer {
 	/** The highest number accepted, and its period: every range accepted lies above it. */
 	private top: { period: string | null; last: bigint } | undefined;
 	private closed = false;
-	private readonly closing: Promise<"closed">;
-	private signalClosed: () => void = () => undefined;
+	/**
+	 * Ends the waits of takes in progress when `close()` runs. One promise per take,
+	 * made by that take: Workers refuse to settle a promise made by a request that
+	 * has ended, so one made once for the buffer's life would fail later requests' waits.
+	 */
+	private readonly closeWaiters = new Set<() => void>();
 	private step: number;
 	private lastFetchAt: number | undefined;
 	private handedSinceFetch = 0;
@@ -133,9 +137,6 @@ export class RangeBuffer {
 			throw new RangeError(`maxWaitMs must be a positive integer, got ${this.maxWaitMs}`);
 		}
 		this.step = this.rules.minStep;
-		this.closing = new Promise((resolve) => {
-			this.signalClosed = () => resolve("closed");
-		});
 	}
 
 	stats(): RangeBufferStats {
@@ -167,11 +168,16 @@ export class RangeBuffer {
 			const left = this.maxWaitMs - Math.max(0, now - began);
 			if (fetched === 3 || left <= 0) throw this.overloaded();
 			const flight = this.inFlight(now) ?? this.startFetch(count, now, background);
+			let stopWaiting = () => {};
+			const closing = new Promise<"closed">((resolve) => {
+				stopWaiting = () => resolve("closed");
+			});
+			this.closeWaiters.add(stopWaiting);
 			const outcome = await Promise.race([
 				flight.done.then(() => "arrived" as const),
 				this.options.clock.sleep(left).then(() => "late" as const),
-				this.closing,
-			]);
+				closing,
+			]).finally(() => this.closeWaiters.delete(stopWaiting));
 			this.refuseClosed();
 			if (outcome === "late") {
 				this.giveUp(flight);
@@ -190,7 +196,8 @@ export class RangeBuffer {
 		this.spare = undefined;
 		this.flight?.controller.abort();
 		this.flight = undefined;
-		this.signalClosed();
+		for (const stopWaiting of this.closeWaiters) stopWaiting();
+		this.closeWaiters.clear();
 	}
 
 	private now(): number {

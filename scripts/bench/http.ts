@@ -15,13 +15,12 @@
  * full: `overloaded`, with Retry-After) is counted apart; any other failure fails the run.
  * The service and the load generator share this machine's cores: read the ratios.
  */
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { fmt, load } from "../lib/autocannon";
+import { fmt, load, served, spread } from "../lib/autocannon";
 import { startBundledService } from "../lib/miniflare-service";
+import { startPeerProcess } from "../lib/peer-process";
 import { mixedPoolLoad, type PoolLoadResult } from "../lib/pool-load";
-import { freePort } from "../lib/ports";
 import { startWranglerDev } from "../lib/wrangler-dev";
 
 const { values } = parseArgs({
@@ -116,37 +115,6 @@ interface Row {
 	failures: number;
 }
 
-async function startPeer(): Promise<{ url: string; stop: () => void }> {
-	const port = await freePort();
-	const child = spawn("npx", ["tsx", "scripts/bench/peer-server.ts", String(port)], {
-		detached: true,
-		stdio: ["ignore", "pipe", "inherit"],
-	});
-	await new Promise<void>((resolve, reject) => {
-		child.stdout?.on("data", (chunk: Buffer) => {
-			if (chunk.toString().includes("listening")) resolve();
-		});
-		child.once("exit", () => reject(new Error("peer server exited")));
-	});
-	const stop = () => {
-		if (child.pid !== undefined) {
-			try {
-				process.kill(-child.pid, "SIGKILL");
-			} catch {
-				// gone
-			}
-		}
-	};
-	process.on("exit", stop);
-	return { url: `http://127.0.0.1:${port}`, stop };
-}
-
-/** The median of `values` with their range, as the tables show a figure. */
-function spread(values: number[]): { median: number; low: number; high: number } {
-	const sorted = [...values].sort((a, b) => a - b);
-	return { median: sorted[sorted.length >> 1] ?? 0, low: sorted[0] ?? 0, high: sorted.at(-1) ?? 0 };
-}
-
 async function startService(): Promise<{ url: string; stop: () => Promise<void> }> {
 	if (values.dev) return startWranglerDev({ vars });
 	return startBundledService(vars);
@@ -163,7 +131,7 @@ async function main() {
 	);
 	if (values.var.length > 0) console.log(`wrangler vars: ${values.var.join(" ")}`);
 	const service = await startService();
-	const peer = await startPeer();
+	const peer = await startPeerProcess("scripts/bench/peer-server.ts", (port) => [`${port}`]);
 	const rows: Row[] = [];
 	// Worker ID 1's object, counted from before the first round to after the last.
 	type Counts = { leaseWrites: number; issued: number; maxLeadMs: number; rolloverWaits: number };
@@ -180,19 +148,16 @@ async function main() {
 				for (const connections of connectionLevels) {
 					const base = s.target === "peer" ? peer.url : service.url;
 					const result = await load(base + s.path, connections, duration, s.headers);
-					const busy = result.statusCodeStats?.["503"]?.count ?? 0;
-					const ok = result.requests.total - result.non2xx - result.errors;
+					const { reqPerS, busy, failures } = served(result);
 					const row: Row = {
 						scenario: s.name,
 						connections,
-						reqPerS: ok / result.duration,
+						reqPerS,
 						p50: result.latency.p50,
 						p99: result.latency.p99,
-						// Over the time actually measured: autocannon stops at its next 1-s sample
-						// after `duration`, and counts what completed until then.
-						idsPerS: (ok / result.duration) * s.idsPerRequest,
+						idsPerS: reqPerS * s.idsPerRequest,
 						busy,
-						failures: result.non2xx - busy + result.errors + result.timeouts,
+						failures,
 					};
 					rows.push(row);
 					console.log(

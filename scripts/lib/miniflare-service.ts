@@ -1,7 +1,7 @@
 /**
  * The real bundle in workerd with no dev proxy: `wrangler deploy --dry-run --outdir dist`
- * (what a deploy uploads), served by Miniflare on a free loopback port with in-memory
- * Durable Object storage. Benchmarks measure the Worker here; `wrangler dev` adds its
+ * (what a deploy uploads), served by Miniflare on a free loopback port, its Durable
+ * Objects' SQLite files in a scratch directory. Benchmarks measure the Worker here; `wrangler dev` adds its
  * proxy and inspector to every request.
  *
  *   const service = await startBundledService({ REQUEST_LOG: "off" });
@@ -107,7 +107,7 @@ export interface StartOptions {
 	compatibilityDate?: string;
 	/** Serve the config's static files (`[assets]`) as a deploy would; default off (benchmarks time the Worker). */
 	assets?: boolean;
-	/** Keep Durable Object state in this directory (a later Miniflare on it restarts the objects); default in memory. */
+	/** Keep Durable Object state in this directory (a later Miniflare on it restarts the objects); default a scratch directory. */
 	persistTo?: string;
 }
 
@@ -134,7 +134,8 @@ function assetsOptions(config: string, assets: AssetsConfig | undefined) {
 
 /**
  * The bundle at `scriptPath` in a new Miniflare, with the compatibility date, vars and
- * Durable Objects (SQLite, in memory unless `persistTo`) of the wrangler config `config`; a rate limiter
+ * Durable Objects (SQLite files in a scratch directory, or in `persistTo`)
+ * of the wrangler config `config`; a rate limiter
  * (RATE_LIMITER) with a limit no benchmark reaches unless `rateLimit` says otherwise:
  * the bench measures the service, not the limiter.
  */
@@ -177,6 +178,10 @@ export async function startBundle(scriptPath: string, config: string, options: S
  * The service's bundle in Miniflare, with wrangler.toml's vars overridden by `vars`:
  * built now, or `bundle` when given (a `dist/index.js` built already).
  */
-export async function startBundledService(vars: Record<string, string> = {}, bundle?: string) {
-	return startBundle(bundle ?? buildBundle(), "wrangler.toml", { vars });
+export async function startBundledService(
+	vars: Record<string, string> = {},
+	bundle?: string,
+	options: Omit<StartOptions, "vars"> = {},
+) {
+	return startBundle(bundle ?? buildBundle(), "wrangler.toml", { ...options, vars });
 }

@@ -122,6 +122,19 @@ describe("named sequences over RPC and the HTTP client", () => {
 		}
 	});
 
+	it("pooled mode answers a request that waits for a segment after the request that made the buffer ended", async () => {
+		// Workers never settle a promise made by a request that has ended for another
+		// request: the isolate's buffer once raced every wait against one made by its
+		// first request, and such a wait was answered 500.
+		const name = unique("pooled-later");
+		await http.createSequence(name, { mode: "pooled" });
+		expect((await http.nextInSequence(name)).first).toBe("1"); // the isolate learns the mode
+		expect((await http.nextInSequence(name)).first).toBe("2"); // makes the buffer: a segment of 10
+		// 9 held, 50 asked: this request waits for a segment of its own.
+		const later = await http.nextInSequence(name, { count: 50 });
+		expect([later.first, later.count, later.numbers.at(-1)]).toEqual(["12", 50, "61"]);
+	});
+
 	it("createSequenceBuffer hands out unique increasing numbers over either source", async () => {
 		const name = unique("buffer");
 		await http.createSequence(name);

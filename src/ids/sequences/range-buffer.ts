@@ -156,8 +156,9 @@ export class RangeBuffer {
 		this.refuseClosed();
 		this.counters.takes++;
 		const began = this.now();
-		// Three fetches at most: concurrent takes may use up what one brought.
-		for (let fetched = 0; ; fetched++) {
+		// Concurrent takes may use up what a fetch brought: wait for the next, until
+		// maxWaitMs has passed since this take began (the one bound, not a count of fetches).
+		for (;;) {
 			const now = this.now();
 			const taken = this.takeHeld(count, now);
 			if (taken) {
@@ -166,7 +167,7 @@ export class RangeBuffer {
 			}
 			// A clock that stepped back shortens nothing it cannot measure: no wait runs past maxWaitMs.
 			const left = this.maxWaitMs - Math.max(0, now - began);
-			if (fetched === 3 || left <= 0) throw this.overloaded();
+			if (left <= 0) throw this.overloaded();
 			const flight = this.inFlight(now) ?? this.startFetch(count, now, background);
 			let closeWait = () => {};
 			const closing = new Promise<"closed">((resolve) => {
@@ -197,6 +198,7 @@ export class RangeBuffer {
 		this.flight?.controller.abort();
 		this.flight = undefined;
 		for (const closeWait of this.closeWaits) closeWait();
+		this.closeWaits.clear();
 	}
 
 	private now(): number {

@@ -130,6 +130,16 @@ describe("RangeBuffer", () => {
 		expect((await take).first).toBe(11n);
 	});
 
+	it("serves takes that concurrent takes outran for several fetches, within maxWaitMs", async () => {
+		// Each range holds one take: five waiting takes need five fetches, one at a time.
+		const step = { minStep: 10, maxStep: 10, targetRefillMs: 500, maxAgeMs: 1000 };
+		const { source, buffer } = setup(false, { step });
+		const taken = await Promise.all(Array.from({ length: 5 }, () => buffer.take(10)));
+		expect(firsts(taken)).toEqual([1n, 11n, 21n, 31n, 41n]);
+		// One fetch per take, and the last take's refill ahead.
+		expect(source.sizes).toEqual([10, 10, 10, 10, 10, 10]);
+	});
+
 	it("drops the rest of a range too short for a take", async () => {
 		const { buffer } = setup(false);
 		await buffer.take();

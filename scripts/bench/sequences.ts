@@ -1,0 +1,259 @@
+/**
+ * npm run bench:sequences — named sequences over HTTP against the routes of the
+ * same shape and against a Leaf-segment peer, in one run: the service's bundle in
+ * Miniflare (workerd, no dev proxy) and Meituan Leaf's segment mode over node:sqlite
+ * (./leaf-segment-peer.ts, a process of its own), loaded with autocannon in
+ * interleaved rounds so that load from elsewhere falls on every contender alike.
+ *
+ *   npm run bench:sequences                               # 5 rounds, 3 s per contender, connections 1/16
+ *   npm run bench:sequences -- --rounds 7 --duration 5 --connections 16
+ *   npm run bench:sequences -- --storage-dir /dev/shm/seq  # the objects' SQLite files there (tmpfs: no disk sync)
+ *   npm run bench:sequences -- --var POOL_MAX_AGE_MS=500  # any wrangler var
+ *
+ * Prints each run, then per connection level the medians with their ranges, the
+ * ratios the targets name (ordered `next` / `/snowflake/1` ≥ 0.9, pooled `next` /
+ * `/ulid` ≥ 0.9, pooled / the peer ≥ 1, one number a request and 1,000), and for
+ * pooled mode what each object write served, from the sequence's status (its
+ * `requests` and `issued`) read before and after every pooled run. `/health` is the
+ * ceiling of the Worker's HTTP path here. Any failed request fails the run.
+ */
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { parseArgs } from "node:util";
+import { fmt, load, served, spread } from "../lib/autocannon";
+import { startBundledService } from "../lib/miniflare-service";
+import { startPeerProcess } from "../lib/peer-process";
+
+const { values } = parseArgs({
+	options: {
+		rounds: { type: "string", default: "5" },
+		duration: { type: "string", default: "3" },
+		connections: { type: "string", default: "1,16" },
+		var: { type: "string", multiple: true, default: [] },
+		"storage-dir": { type: "string" },
+	},
+});
+const rounds = Math.max(5, Number(values.rounds));
+const duration = Number(values.duration);
+const connectionLevels = values.connections.split(",").map(Number);
+const vars = Object.fromEntries(
+	["REQUEST_LOG=off", ...values.var].map((setting) => {
+		const [name = "", ...value] = setting.split("=");
+		return [name, value.join("=")];
+	}),
+);
+
+const ORDERED = "bench-ordered";
+const POOLED = "bench-pooled";
+const POOLED_BATCHES = "bench-pooled-batches";
+const BATCH = 1_000;
+
+interface Contender {
+	name: string;
+	target: "edge-ids" | "peer";
+	path: string;
+	method: "GET" | "POST";
+	/** Numbers (or IDs) per answer. */
+	numbers: number;
+	/** A pooled sequence whose status is read around each run: what its object writes served. */
+	pooled?: string;
+}
+
+const contenders: Contender[] = [
+	{
+		name: "ordered next",
+		target: "edge-ids",
+		path: `/sequences/${ORDERED}/next`,
+		method: "POST",
+		numbers: 1,
+	},
+	{ name: "/snowflake/1", target: "edge-ids", path: "/snowflake/1", method: "GET", numbers: 1 },
+	{
+		name: "pooled next",
+		target: "edge-ids",
+		path: `/sequences/${POOLED}/next`,
+		method: "POST",
+		numbers: 1,
+		pooled: POOLED,
+	},
+	{ name: "/ulid", target: "edge-ids", path: "/ulid", method: "GET", numbers: 1 },
+	{ name: "/health", target: "edge-ids", path: "/health", method: "GET", numbers: 0 },
+	{ name: "Leaf-segment peer", target: "peer", path: "/next?tag=bench", method: "GET", numbers: 1 },
+	{
+		name: `pooled next ×${BATCH}`,
+		target: "edge-ids",
+		path: `/sequences/${POOLED_BATCHES}/next?count=${BATCH}`,
+		method: "POST",
+		numbers: BATCH,
+		pooled: POOLED_BATCHES,
+	},
+	{
+		name: `Leaf-segment peer ×${BATCH}`,
+		target: "peer",
+		path: `/next?tag=batches&count=${BATCH}`,
+		method: "GET",
+		numbers: BATCH,
+	},
+];
+
+/** The ratios the issue sets targets for, and the rest that explain them. */
+const ratios: { over: string; under: string; target?: number }[] = [
+	{ over: "ordered next", under: "/snowflake/1", target: 0.9 },
+	{ over: "pooled next", under: "/ulid", target: 0.9 },
+	{ over: "pooled next", under: "Leaf-segment peer", target: 1 },
+	{ over: `pooled next ×${BATCH}`, under: `Leaf-segment peer ×${BATCH}`, target: 1 },
+	{ over: "ordered next", under: "Leaf-segment peer" },
+	{ over: "pooled next", under: "/health" },
+	{ over: "/health", under: "Leaf-segment peer" },
+];
+
+interface Run {
+	contender: string;
+	connections: number;
+	round: number;
+	reqPerS: number;
+	p50: number;
+}
+
+/** What one pooled contender's runs at one connection level added up to. */
+interface PooledTally {
+	answers: number;
+	handedOut: number;
+	objectWrites: number;
+	issued: number;
+}
+
+async function main() {
+	const cpu = cpus()[0]?.model ?? "unknown CPU";
+	console.log(
+		`${new Date().toISOString()}: ${availableParallelism()} cores (${cpu}), Node ${process.version}; load average ${loadavg()[0]?.toFixed(2)}`,
+	);
+	const storageDir = values["storage-dir"];
+	console.log(
+		`the bundle in Miniflare (workerd, no proxy; the objects' SQLite files in ${storageDir ?? `a scratch directory under ${tmpdir()}`}) and the Leaf-segment peer: ${rounds} interleaved rounds, ${duration} s per contender, connections ${connectionLevels.join("/")}`,
+	);
+	const service = await startBundledService(vars, undefined, { persistTo: storageDir });
+	const peer = await startPeerProcess("scripts/bench/leaf-segment-peer.ts", (port) => [
+		"--port",
+		`${port}`,
+	]);
+	const runs: Run[] = [];
+	const tallies = new Map<string, PooledTally>();
+	let failures = 0;
+	let busy = 0;
+	const counts = async (name: string) => {
+		const body = (await (await fetch(`${service.url}/sequences/${name}`)).json()) as {
+			requests: number;
+			issued: string;
+		};
+		return { requests: body.requests, issued: Number(body.issued) };
+	};
+	const urlOf = (c: Contender) => (c.target === "peer" ? peer.url : service.url) + c.path;
+	try {
+		for (const [name, mode] of [
+			[ORDERED, "ordered"],
+			[POOLED, "pooled"],
+			[POOLED_BATCHES, "pooled"],
+		]) {
+			const created = await fetch(`${service.url}/sequences/${name}`, {
+				method: "PUT",
+				headers: { "content-type": "application/json" },
+				body: JSON.stringify({ mode }),
+			});
+			if (!created.ok) throw new Error(`PUT /sequences/${name}: ${await created.text()}`);
+		}
+		// Warm every contender: first requests compile code and create objects and rows.
+		for (const c of contenders) await load(urlOf(c), 4, 1, undefined, c.method);
+		for (let round = 1; round <= rounds; round++) {
+			for (const c of contenders) {
+				for (const connections of connectionLevels) {
+					const before = c.pooled ? await counts(c.pooled) : undefined;
+					const result = await load(urlOf(c), connections, duration, undefined, c.method);
+					const answered = served(result);
+					if (c.pooled && before) {
+						const after = await counts(c.pooled);
+						const key = `${c.name} c=${connections}`;
+						const tally = tallies.get(key) ?? {
+							answers: 0,
+							handedOut: 0,
+							objectWrites: 0,
+							issued: 0,
+						};
+						tally.answers += answered.ok;
+						tally.handedOut += answered.ok * c.numbers;
+						tally.objectWrites += after.requests - before.requests;
+						tally.issued += after.issued - before.issued;
+						tallies.set(key, tally);
+					}
+					failures += answered.failures;
+					busy += answered.busy;
+					const run = {
+						contender: c.name,
+						connections,
+						round,
+						reqPerS: answered.reqPerS,
+						p50: result.latency.p50,
+					};
+					runs.push(run);
+					console.log(
+						`r${round} ${c.name.padEnd(26)} c=${String(connections).padEnd(3)} ${fmt(run.reqPerS).padStart(7)} req/s  p50 ${fmt(run.p50)} ms  p99 ${fmt(result.latency.p99)} ms${answered.busy ? `  503 ${answered.busy}` : ""}${answered.failures ? `  FAILURES ${answered.failures}` : ""}`,
+					);
+				}
+			}
+		}
+		report(runs, tallies);
+		const load3 = loadavg().map((n) => n.toFixed(2));
+		console.log(
+			`503 (overloaded): ${busy}; failures: ${failures}; load average ${load3.join(" ")} (1/5/15 min)`,
+		);
+		if (failures > 0) process.exitCode = 1;
+	} finally {
+		peer.stop();
+		await service.stop();
+	}
+}
+
+function report(runs: Run[], tallies: Map<string, PooledTally>): void {
+	const of = (contender: string, connections: number) =>
+		runs.filter((r) => r.contender === contender && r.connections === connections);
+	for (const connections of connectionLevels) {
+		console.log(`\nc=${connections}: medians of ${rounds} rounds [range]`);
+		for (const c of contenders) {
+			const req = spread(of(c.name, connections).map((r) => r.reqPerS));
+			const numbers = c.numbers > 1 ? `  = ${fmt(req.median * c.numbers)} numbers/s` : "";
+			console.log(
+				`  ${c.name.padEnd(26)} ${fmt(req.median).padStart(7)} req/s [${fmt(req.low)}–${fmt(req.high)}]${numbers}`,
+			);
+		}
+		for (const { over, under, target } of ratios) {
+			// The ratio of medians, and the range of the rounds' own ratios (one round
+			// ran both within seconds of each other, under the same outside load).
+			const a = of(over, connections);
+			const b = of(under, connections);
+			const perRound = a.map((run, i) => run.reqPerS / (b[i]?.reqPerS || Number.NaN));
+			const range = spread(perRound);
+			const ratio = spread(a.map((r) => r.reqPerS)).median / spread(b.map((r) => r.reqPerS)).median;
+			const verdict =
+				target === undefined
+					? ""
+					: ratio >= target
+						? `  (target ≥ ${target}: met)`
+						: `  (target ≥ ${target}: MISSED)`;
+			console.log(
+				`  ${`${over} / ${under}`.padEnd(52)} ${ratio.toFixed(2)} [rounds ${range.low.toFixed(2)}–${range.high.toFixed(2)}]${verdict}`,
+			);
+		}
+		for (const c of contenders.filter((c) => c.pooled)) {
+			const tally = tallies.get(`${c.name} c=${connections}`);
+			if (!tally) continue;
+			const writes = Math.max(1, tally.objectWrites);
+			console.log(
+				`  ${c.name}: ${fmt(tally.objectWrites)} object writes (segments) for ${fmt(tally.answers)} answers: ${fmt(tally.answers / writes, 1)} answers and ${fmt(tally.issued / writes)} numbers issued per write; ${fmt(Math.max(0, tally.issued - tally.handedOut))} of ${fmt(tally.issued)} issued not handed out (${fmt((100 * Math.max(0, tally.issued - tally.handedOut)) / Math.max(1, tally.issued), 1)} %: expired or held at a run's end)`,
+			);
+		}
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

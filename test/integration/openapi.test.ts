@@ -222,6 +222,14 @@ const SEQUENCE_CALLS: [Call, number][] = [
 	],
 	[{ method: "get", operation: "/sequences/{name}", url: `/sequences/${SEQUENCE}` }, 200],
 	[{ method: "get", operation: "/sequences", url: "/sequences?limit=5" }, 200],
+	[
+		{
+			method: "get",
+			operation: "/sequences/{name}/history",
+			url: `/sequences/${SEQUENCE}/history?minutes=5`,
+		},
+		200,
+	],
 ];
 
 describe("GET /openapi.json", () => {

@@ -59,6 +59,10 @@ async function start(parts: Part[]): Promise<Miniflare> {
 						useSQLite: true,
 						...(part.objectsOf ? { scriptName: part.objectsOf } : {}),
 					},
+					// This version tells its fleet catalog of leases (0.2.0 has none).
+					...(part.script === CURRENT
+						? { CATALOG: { className: "FleetCatalog", useSQLite: true } }
+						: {}),
 				},
 			})),
 		}),

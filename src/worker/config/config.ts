@@ -1,3 +1,10 @@
+/**
+ * The service's configuration: wrangler's vars read once per isolate into a checked,
+ * typed `Config` (./vars.ts reads one var, ./worker-ids.ts the worker-ID sets); a
+ * var out of range is `invalid_config` naming it, answered 500 on every request.
+ *
+ *   const config = configFrom(env); // config.maxBatch, config.layout, config.leaseWorkerIds …
+ */
 import { IdError } from "../../ids/errors";
 import type { WorkerIdSet } from "../../ids/pools/worker-id-set";
 import {

@@ -1,3 +1,12 @@
+/**
+ * The Snowflake worker ID's Durable Object (`SnowflakeWorker`, binding SNOWFLAKE, one
+ * per worker ID): issues its IDs, grants and renews its leases, counts its minutes.
+ * A thin adapter: the rules are the core's (LeaseKeeper), the records
+ * ./worker-id-storage.ts's; refusals cross as values (./object-answers.ts).
+ *
+ *   const stub = env.SNOWFLAKE.get(env.SNOWFLAKE.idFromName("7"));
+ *   await stub.issue(7, 3); // { ok: true, runs: [{ tick, firstSequence: 0, count: 3 }], layout }
+ */
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../../ids/clock";
 import { IdError } from "../../ids/errors";

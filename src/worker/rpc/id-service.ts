@@ -1,3 +1,9 @@
+/**
+ * `IdService`, the service's RPC entrypoint for other Workers (its class comment
+ * below says how to bind it and how refusals cross).
+ *
+ *   const [id] = (await env.IDS.snowflake({ count: 1 })).ids;
+ */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
 	AcquireLeaseOptions,

@@ -1,3 +1,12 @@
+/**
+ * The Snowflake routes: IDs from a worker ID this deployment picks (`/snowflake`) or
+ * the one named (`/snowflake/:workerId`), as IDs or as blocks `{first, count}`, by
+ * GET (query) or POST (query or JSON body), and a worker ID's object's counters
+ * (`/snowflake/:workerId/stats`). Each reads its contract (../../contracts/ids.ts).
+ *
+ *   GET /snowflake/7?count=3         → { type: "snowflake", workerId: 7, ids: [...] }
+ *   POST /snowflake/blocks {"count": 5000} → { type: "snowflake-blocks", blocks: [...] }
+ */
 import type { Context } from "hono";
 import type { ContractInput } from "../../contracts/fields";
 import type { snowflakeContract } from "../../contracts/ids";

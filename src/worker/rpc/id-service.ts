@@ -79,17 +79,8 @@ import {
 import type { SnowflakeIds } from "../operations/snowflake";
 import { type UlidIds, type UuidV7Ids, ulidIds, uuidv7Ids } from "../operations/stateless";
 import { askedNote } from "../request-note";
-import { rpcArgs, rpcCall } from "./rpc-call";
+import { leaseRefOf, rpcArgs, rpcCall } from "./rpc-call";
 import { trustedEnv } from "./trusted-env";
-
-export type {
-	RangeOptions,
-	SnowflakeBlocksOptions,
-	SnowflakeOptions,
-	TypeIdOptions,
-	UlidOptions,
-	UuidV7Options,
-};
 
 /**
  * The service for other Workers, over a service binding:
@@ -379,15 +370,6 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	override async fetch(request: Request): Promise<Response> {
 		return app.fetch(request, trustedEnv(this.env), this.ctx);
 	}
-}
-
-/**
- * A lease reference's two fields. A holder passes the grant it was given (a LeaseRef
- * with more fields: its span, its layout), so the rest is not refused as unknown.
- */
-function leaseRefOf(lease: unknown): { workerId: unknown; leaseId: unknown } {
-	const ref = (typeof lease === "object" && lease !== null ? lease : {}) as Partial<LeaseRef>;
-	return { workerId: ref.workerId, leaseId: ref.leaseId };
 }
 
 /** The methods `settle` may call: this entrypoint's own, but itself, `fetch` and the constructor. */

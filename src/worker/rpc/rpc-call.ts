@@ -9,8 +9,10 @@
  *
  * Never a token or an ID. The request ID is made per call (RPC carries no headers)
  * and ends a failure's message too, `(request …)`, so a caller can name the line.
+ * Its arguments are read through the operation's contract (`rpcArgs`; `leaseRefOf`
+ * for the lease a holder passes back).
  */
-import { type ServiceErrorCode, STATUS_OF } from "../../api";
+import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../api";
 import { IdError } from "../../ids/errors";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
@@ -94,4 +96,13 @@ export async function rpcCall<T>(
 			console.log(JSON.stringify({ rpc: method, requestId, status, ...line, durationMs, error }));
 		}
 	}
+}
+
+/**
+ * A lease reference's two fields. A holder passes the grant it was given (a LeaseRef
+ * with more fields: its span, its layout), so the rest is not refused as unknown.
+ */
+export function leaseRefOf(lease: unknown): { workerId: unknown; leaseId: unknown } {
+	const ref = (typeof lease === "object" && lease !== null ? lease : {}) as Partial<LeaseRef>;
+	return { workerId: ref.workerId, leaseId: ref.leaseId };
 }

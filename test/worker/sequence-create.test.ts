@@ -77,14 +77,16 @@ describe("a name never created", () => {
 	it("is unknown_sequence to every operation, saying how to create it, and stores nothing", async () => {
 		const { ops, config } = await operations();
 		const name = sequenceName("never");
-		const calls = [
-			ops.nextInSequence(env, config, { name, count: 1 }),
-			ops.reserveInSequence(env, { name, count: 5 }),
-			ops.advanceSequence(env, { name, to: 100n }),
-			ops.sequenceStatus(env, { name }),
-		];
-		for (const call of calls) {
-			const { code, message } = await refusal(call);
+		// All four at once, each refusal read as it comes (none left unhandled meanwhile).
+		const refusals = await Promise.all(
+			[
+				ops.nextInSequence(env, config, { name, count: 1 }),
+				ops.reserveInSequence(env, { name, count: 5 }),
+				ops.advanceSequence(env, { name, to: 100n }),
+				ops.sequenceStatus(env, { name }),
+			].map(refusal),
+		);
+		for (const { code, message } of refusals) {
 			expect(code).toBe("unknown_sequence");
 			expect(message).toContain(`PUT /sequences/${name}`);
 		}

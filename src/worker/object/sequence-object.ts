@@ -4,7 +4,9 @@
  * of an ordered sequence comes from one counter, in order. This class is a thin
  * adapter: the record and the rules are ./sequence-book.ts's (loaded on first use),
  * refusals cross as values (./object-answers.ts). Each method names the sequence
- * (the object checks it is its own) and answers after its write is durable. Its
+ * (the object checks it is its own) and answers after its write is durable; calls
+ * that arrive while an earlier one's write commits share the next commit
+ * (./commit-groups.ts). Its
  * counts reach the fleet catalog from an alarm just past the end of each minute it
  * changed in (./minute-alarm.ts): at most one report a minute, never on the issuing path.
  * The same alarm stores its per-minute history (./sequence-minutes.ts) in its own SQLite.
@@ -17,16 +19,14 @@ import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../../ids/clock";
 import type { SequenceSettingsView } from "../../ids/sequences/settings";
 import { catalogWrite } from "./catalog-calls";
+import { CommitGroups } from "./commit-groups";
 import { untilMinuteAlarm } from "./minute-alarm";
 import { type ObjectFailure, objectFailure } from "./object-answers";
 import { sequenceObjectModules } from "./object-parts";
 import type { CreateResult, HistoryResult, IssuedResult, StatusResult } from "./object-protocol";
-import type { SequenceBook } from "./sequence-book";
+import type { IssuedNumbers, SequenceBook } from "./sequence-book";
 import type { SequenceMinutes } from "./sequence-minutes";
 import { workersClock } from "./workers-clock";
-
-/** The calls that issue numbers: counted in their minute before they run. */
-const ISSUES = true;
 
 export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */
@@ -34,6 +34,8 @@ export class SequenceObject extends DurableObject<Env> {
 	private parts: Promise<{ book: SequenceBook; minutes: SequenceMinutes }> | undefined;
 	/** An alarm to report to the catalog is set (by this life). */
 	private reportDue = false;
+	/** Calls that issue numbers, written in groups (one commit for all that wait on one). */
+	private readonly groups = new CommitGroups(this.ctx.storage);
 
 	/** Creates the sequence with `settings`; the same settings again finds it, others are `sequence_exists`. */
 	async create(name: string, settings: SequenceSettingsView): Promise<CreateResult> {
@@ -42,17 +44,17 @@ export class SequenceObject extends DurableObject<Env> {
 
 	/** Ordered mode's numbers: `count` consecutive ones, stored before the answer leaves. */
 	async next(name: string, count: number): Promise<IssuedResult> {
-		return this.answer((book) => book.issue(name, count), ISSUES);
+		return this.issue((book) => book.issue(name, count));
 	}
 
 	/** A range of `count` numbers no one else gets, for a caller that hands them out itself. */
 	async reserve(name: string, count: number): Promise<IssuedResult> {
-		return this.answer((book) => book.issue(name, count), ISSUES);
+		return this.issue((book) => book.issue(name, count));
 	}
 
 	/** Pooled mode: a segment of about `size` numbers for an isolate's buffer. */
 	async segment(name: string, size: number): Promise<IssuedResult> {
-		return this.answer((book) => book.segment(name, size), ISSUES);
+		return this.issue((book) => book.segment(name, size));
 	}
 
 	/** The next number becomes at least `to` (a decimal string), never less. */
@@ -122,6 +124,11 @@ export class SequenceObject extends DurableObject<Env> {
 			},
 		);
 		return this.parts;
+	}
+
+	/** A call that issues numbers: counted in its minute, written with its commit group. */
+	private issue(decide: (book: SequenceBook) => IssuedNumbers): Promise<IssuedResult> {
+		return this.groups.write(() => this.answer(decide, true));
 	}
 
 	/**

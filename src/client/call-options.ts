@@ -24,3 +24,17 @@ export type ServiceRequest = <T>(
 	body: object | undefined,
 	call?: CallOptions,
 ) => Promise<T>;
+
+/**
+ * Whether `source` is a plain object (such as `idsClient`'s) whose `method` takes call
+ * options as argument `position` (0-based), so a signal can be handed to it. An RPC
+ * binding's arguments cross to the service, which a signal cannot: its calls are
+ * abandoned instead, and run on.
+ */
+export function takesCallOptions(
+	source: object,
+	method: (...args: never[]) => unknown,
+	position: number,
+): boolean {
+	return Object.getPrototypeOf(source) === Object.prototype && method.length > position;
+}

@@ -20,6 +20,7 @@ import type { LeaseRpc } from "../api";
 import { systemClock } from "../ids/clock";
 import { LeaseHolder, type LeaseHolderStats } from "../ids/leases/holder/lease-holder";
 import type { LeaseSource } from "../ids/leases/holder/lease-source";
+import { takesCallOptions } from "./call-options";
 import { IdsError } from "./errors";
 import { sleepUnlessAborted } from "./retry";
 
@@ -110,9 +111,7 @@ export async function createLeasedGenerator(
  * service, which a signal cannot: there the holder stops waiting, the call runs on.
  */
 function renewalsCancelled(source: LeaseSourceRpc): LeaseSource {
-	const takesCall =
-		Object.getPrototypeOf(source) === Object.prototype && source.renewLease.length >= 2;
-	if (takesCall) return source as LeaseSource;
+	if (takesCallOptions(source, source.renewLease, 1)) return source as LeaseSource;
 	return {
 		acquireLease: (options) => source.acquireLease(options),
 		renewLease: (lease) => source.renewLease(lease),

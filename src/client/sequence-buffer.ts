@@ -24,13 +24,16 @@ import { type Clock, systemClock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import type { Background } from "../ids/pools/id-pool";
 import { numbersOf, RangeBuffer, type RangeBufferStats } from "../ids/sequences";
+import { takesCallOptions } from "./call-options";
 import { IdsError } from "./errors";
 
 /** What the buffer reserves from: `idsClient` and an `IdService` binding both have it. */
 export interface RangeSource {
+	/** `call.signal`, where the source takes it (`idsClient`), aborts when the buffer gives the reserve up. */
 	reserveInSequence(
 		name: string,
 		options: { count: number },
+		call?: { signal?: AbortSignal | undefined },
 	): Promise<{ first: string; last: string; period?: string | undefined }>;
 }
 
@@ -72,11 +75,15 @@ export interface SequenceBuffer {
 export function createSequenceBuffer(options: SequenceBufferOptions): SequenceBuffer {
 	const { source, name } = options;
 	const maxAgeMs = options.maxAgeMs ?? 60_000;
+	// A reserve given up (too old, or the buffer closed) is cancelled where the source can be.
+	const signalled = takesCallOptions(source, source.reserveInSequence, 2);
 	let buffer: RangeBuffer;
 	try {
 		buffer = new RangeBuffer({
-			fetch: async (size) => {
-				const range = await source.reserveInSequence(name, { count: size });
+			fetch: async (size, signal) => {
+				const range = signalled
+					? await source.reserveInSequence(name, { count: size }, { signal })
+					: await source.reserveInSequence(name, { count: size });
 				return {
 					first: BigInt(range.first),
 					last: BigInt(range.last),

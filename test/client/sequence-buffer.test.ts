@@ -5,7 +5,7 @@
  * waits, ranges aged out, `close()`, and the source's refusals passed through.
  */
 import { describe, expect, it } from "vitest";
-import { createSequenceBuffer, IdsError, type RangeSource } from "../../src/client";
+import { createSequenceBuffer, IdsError, idsClient, type RangeSource } from "../../src/client";
 import { issueRange, newSequenceState, type SequenceState } from "../../src/ids/sequences/counter";
 import { checkSequenceSettings } from "../../src/ids/sequences/settings";
 import { ManualClock } from "../shared/fake-clock";
@@ -136,6 +136,26 @@ describe("createSequenceBuffer", () => {
 			code: "invalid_count",
 			status: 400,
 		});
+	});
+
+	it("cancels idsClient's reserve in flight when it closes (the request's signal aborts)", async () => {
+		const requests: { url: string; signal: AbortSignal }[] = [];
+		const hanging: typeof fetch = (input, init) => {
+			const signal = init?.signal as AbortSignal;
+			requests.push({ url: String(input instanceof Request ? input.url : input), signal });
+			return new Promise((_resolve, reject) =>
+				signal.addEventListener("abort", () => reject(signal.reason)),
+			);
+		};
+		const source = idsClient({ baseUrl: "https://ids.test", fetch: hanging });
+		const buffer = createSequenceBuffer({ source, name: "orders", maxWaitMs: 60_000 });
+		const waiting = buffer.next().catch((error: unknown) => error);
+		await settle();
+		expect(requests.map((r) => r.url)).toEqual(["https://ids.test/sequences/orders/reserve"]);
+		expect(requests[0]?.signal.aborted).toBe(false);
+		buffer.close();
+		expect(requests[0]?.signal.aborted).toBe(true);
+		expect(await waiting).toMatchObject({ code: "aborted" });
 	});
 
 	it("refuses options the buffer's rules do not allow with invalid_config", () => {

@@ -16,10 +16,15 @@ function corsApp(corsOrigins: string) {
 				return ["GET", "POST", "GET"];
 			}),
 		)
-		.get("/x", (c) => c.text("ok"));
+		.get("/x", (c) => c.text("ok"))
+		.get("/redirect", () => Response.redirect("https://elsewhere.example/", 302))
+		.get("/fails", () => {
+			throw new Error("route failed");
+		})
+		.onError((_error, c) => c.json({ error: "failed" }, 500));
 	const own = { ...env, CORS_ORIGINS: corsOrigins } as Env;
 	return {
-		request: (init: RequestInit) => app.request("/x", init, own),
+		request: (init: RequestInit, path = "/x") => app.request(path, init, own),
 		asked: () => asked,
 	};
 }
@@ -57,5 +62,23 @@ describe("corsFromConfig", () => {
 			expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
 		}
 		expect(app.asked()).toBe(1);
+	});
+
+	it("varies by Origin when origins are named, and puts its headers on every kind of answer", async () => {
+		const named = corsApp("https://a.example,https://b.example");
+		const asked = { headers: { Origin: "https://b.example" } };
+		const plain = await named.request(asked);
+		expect(plain.headers.get("Access-Control-Allow-Origin")).toBe("https://b.example");
+		expect(plain.headers.get("Vary")).toBe("Origin");
+		expect(plain.headers.get("Content-Type")).toMatch(/^text\/plain/);
+		// A response whose headers cannot change (Response.redirect's) is copied, not lost.
+		const moved = await named.request(asked, "/redirect");
+		expect(moved.status).toBe(302);
+		expect(moved.headers.get("Location")).toBe("https://elsewhere.example/");
+		expect(moved.headers.get("Access-Control-Allow-Origin")).toBe("https://b.example");
+		const failed = await named.request(asked, "/fails");
+		expect(failed.status).toBe(500);
+		expect(failed.headers.get("Access-Control-Expose-Headers")).toBe("Retry-After,X-Request-Id");
+		expect((await corsApp("*").request(asked)).headers.get("Vary")).toBeNull();
 	});
 });

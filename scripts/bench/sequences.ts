@@ -1,14 +1,18 @@
 /**
  * npm run bench:sequences — named sequences over HTTP against the routes of the
  * same shape and against a Leaf-segment peer, in one run: the service's bundle in
- * Miniflare (workerd, no dev proxy) and Meituan Leaf's segment mode over node:sqlite
- * (./leaf-segment-peer.ts, a process of its own), loaded with autocannon in
+ * Miniflare (workerd, no dev proxy), a bare Hono app with a bare Durable Object that
+ * writes one row a call (./startup-baseline: the floor of each shape in workerd),
+ * and Meituan Leaf's segment mode over node:sqlite (./leaf-segment-peer.ts, a
+ * process of its own, its database beside the objects'), loaded with autocannon in
  * interleaved rounds so that load from elsewhere falls on every contender alike.
+ * Single numbers are asked with GET, as `/snowflake/1` and `/ulid` are.
  *
  *   npm run bench:sequences                               # 5 rounds, 3 s per contender, connections 1/16
  *   npm run bench:sequences -- --rounds 7 --duration 5 --connections 16
- *   npm run bench:sequences -- --storage-dir /dev/shm/seq  # the objects' SQLite files there (tmpfs: no disk sync)
+ *   npm run bench:sequences -- --storage-dir /dev/shm/seq  # every SQLite file there (tmpfs: no disk sync)
  *   npm run bench:sequences -- --var POOL_MAX_AGE_MS=500  # any wrangler var
+ *   npm run bench:sequences -- --only "ordered next,/snowflake/1"  # some contenders (their ratios)
  *
  * Prints each run, then per connection level the medians with their ranges, the
  * ratios the targets name (ordered `next` / `/snowflake/1` ≥ 0.9, pooled `next` /
@@ -17,10 +21,12 @@
  * `requests` and `issued`) read before and after every pooled run. `/health` is the
  * ceiling of the Worker's HTTP path here. Any failed request fails the run.
  */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fmt, load, served, spread } from "../lib/autocannon";
-import { startBundledService } from "../lib/miniflare-service";
+import { buildBundle, startBundle, startBundledService } from "../lib/miniflare-service";
 import { startPeerProcess } from "../lib/peer-process";
 
 const { values } = parseArgs({
@@ -30,6 +36,7 @@ const { values } = parseArgs({
 		connections: { type: "string", default: "1,16" },
 		var: { type: "string", multiple: true, default: [] },
 		"storage-dir": { type: "string" },
+		only: { type: "string" },
 	},
 });
 const rounds = Math.max(5, Number(values.rounds));
@@ -42,6 +49,9 @@ const vars = Object.fromEntries(
 	}),
 );
 
+/** The bare Hono app and bare object (one row written a call) of bench:startup and bench:cold. */
+const BASELINE_CONFIG = "scripts/bench/startup-baseline/wrangler.toml";
+
 const ORDERED = "bench-ordered";
 const POOLED = "bench-pooled";
 const POOLED_BATCHES = "bench-pooled-batches";
@@ -49,7 +59,7 @@ const BATCH = 1_000;
 
 interface Contender {
 	name: string;
-	target: "edge-ids" | "peer";
+	target: "edge-ids" | "baseline" | "peer";
 	path: string;
 	method: "GET" | "POST";
 	/** Numbers (or IDs) per answer. */
@@ -58,31 +68,39 @@ interface Contender {
 	pooled?: string;
 }
 
-const contenders: Contender[] = [
+const allContenders: Contender[] = [
 	{
 		name: "ordered next",
 		target: "edge-ids",
 		path: `/sequences/${ORDERED}/next`,
-		method: "POST",
+		method: "GET",
 		numbers: 1,
 	},
 	{ name: "/snowflake/1", target: "edge-ids", path: "/snowflake/1", method: "GET", numbers: 1 },
 	{
+		name: "bare object write",
+		target: "baseline",
+		path: "/snowflake/1",
+		method: "GET",
+		numbers: 1,
+	},
+	{
 		name: "pooled next",
 		target: "edge-ids",
 		path: `/sequences/${POOLED}/next`,
-		method: "POST",
+		method: "GET",
 		numbers: 1,
 		pooled: POOLED,
 	},
 	{ name: "/ulid", target: "edge-ids", path: "/ulid", method: "GET", numbers: 1 },
 	{ name: "/health", target: "edge-ids", path: "/health", method: "GET", numbers: 0 },
+	{ name: "bare Hono /health", target: "baseline", path: "/health", method: "GET", numbers: 0 },
 	{ name: "Leaf-segment peer", target: "peer", path: "/next?tag=bench", method: "GET", numbers: 1 },
 	{
 		name: `pooled next ×${BATCH}`,
 		target: "edge-ids",
 		path: `/sequences/${POOLED_BATCHES}/next?count=${BATCH}`,
-		method: "POST",
+		method: "GET",
 		numbers: BATCH,
 		pooled: POOLED_BATCHES,
 	},
@@ -95,16 +113,28 @@ const contenders: Contender[] = [
 	},
 ];
 
+const only = values.only?.split(",").map((name) => name.trim());
+const contenders = only ? allContenders.filter((c) => only.includes(c.name)) : allContenders;
+if (contenders.length === 0) {
+	throw new Error(`--only names none of: ${allContenders.map((c) => c.name).join(", ")}`);
+}
+
 /** The ratios the issue sets targets for, and the rest that explain them. */
-const ratios: { over: string; under: string; target?: number }[] = [
+const allRatios: { over: string; under: string; target?: number }[] = [
 	{ over: "ordered next", under: "/snowflake/1", target: 0.9 },
+	{ over: "ordered next", under: "bare object write" },
 	{ over: "pooled next", under: "/ulid", target: 0.9 },
 	{ over: "pooled next", under: "Leaf-segment peer", target: 1 },
 	{ over: `pooled next ×${BATCH}`, under: `Leaf-segment peer ×${BATCH}`, target: 1 },
 	{ over: "ordered next", under: "Leaf-segment peer" },
 	{ over: "pooled next", under: "/health" },
-	{ over: "/health", under: "Leaf-segment peer" },
+	{ over: "pooled next", under: "bare Hono /health" },
+	{ over: "bare Hono /health", under: "Leaf-segment peer" },
 ];
+
+const ratios = allRatios.filter((r) =>
+	[r.over, r.under].every((name) => contenders.some((c) => c.name === name)),
+);
 
 interface Run {
 	contender: string;
@@ -127,14 +157,26 @@ async function main() {
 	console.log(
 		`${new Date().toISOString()}: ${availableParallelism()} cores (${cpu}), Node ${process.version}; load average ${loadavg()[0]?.toFixed(2)}`,
 	);
-	const storageDir = values["storage-dir"];
+	// Every contender's SQLite files in one directory: the objects', the bare object's, the peer's.
+	const scratch = values["storage-dir"] === undefined;
+	const storageDir = values["storage-dir"] ?? mkdtempSync(join(tmpdir(), "bench-sequences-"));
+	mkdirSync(storageDir, { recursive: true });
 	console.log(
-		`the bundle in Miniflare (workerd, no proxy; the objects' SQLite files in ${storageDir ?? `a scratch directory under ${tmpdir()}`}) and the Leaf-segment peer: ${rounds} interleaved rounds, ${duration} s per contender, connections ${connectionLevels.join("/")}`,
+		`the bundle and a bare Hono app with a bare object in Miniflare (workerd, no proxy), the Leaf-segment peer in Node; SQLite files in ${storageDir}; ${rounds} interleaved rounds, ${duration} s per contender, connections ${connectionLevels.join("/")}`,
 	);
-	const service = await startBundledService(vars, undefined, { persistTo: storageDir });
+	const service = await startBundledService(vars, undefined, {
+		persistTo: join(storageDir, "edge-ids"),
+	});
+	const baseline = await startBundle(
+		buildBundle(".build/bench-sequences/baseline", BASELINE_CONFIG),
+		BASELINE_CONFIG,
+		{ persistTo: join(storageDir, "baseline") },
+	);
 	const peer = await startPeerProcess("scripts/bench/leaf-segment-peer.ts", (port) => [
 		"--port",
 		`${port}`,
+		"--db",
+		join(storageDir, "leaf.sqlite"),
 	]);
 	const runs: Run[] = [];
 	const tallies = new Map<string, PooledTally>();
@@ -147,7 +189,8 @@ async function main() {
 		};
 		return { requests: body.requests, issued: Number(body.issued) };
 	};
-	const urlOf = (c: Contender) => (c.target === "peer" ? peer.url : service.url) + c.path;
+	const urlOf = (c: Contender) =>
+		({ "edge-ids": service.url, baseline: baseline.url, peer: peer.url })[c.target] + c.path;
 	try {
 		for (const [name, mode] of [
 			[ORDERED, "ordered"],
@@ -209,6 +252,8 @@ async function main() {
 	} finally {
 		peer.stop();
 		await service.stop();
+		await baseline.stop();
+		if (scratch) rmSync(storageDir, { recursive: true, force: true });
 	}
 }
 

@@ -6,7 +6,9 @@
  * and Meituan Leaf's segment mode over node:sqlite (./leaf-segment-peer.ts, a
  * process of its own, its database beside the objects'), loaded with autocannon in
  * interleaved rounds so that load from elsewhere falls on every contender alike.
- * Single numbers are asked with GET, as `/snowflake/1` and `/ulid` are.
+ * Single numbers are asked with GET, as `/snowflake/1` and `/ulid` are. Last in each
+ * round, one caller takes numbers one at a time from createSequenceBuffer (ranges
+ * reserved over HTTP, handed out in this process): what a process gets that way.
  *
  *   npm run bench:sequences                               # 5 rounds, 3 s per contender, connections 1/16
  *   npm run bench:sequences -- --rounds 7 --duration 5 --connections 16
@@ -25,6 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createSequenceBuffer, idsClient } from "../../src/client";
 import { fmt, load, served, spread } from "../lib/autocannon";
 import { buildBundle, startBundle, startBundledService } from "../lib/miniflare-service";
 import { startPeerProcess } from "../lib/peer-process";
@@ -55,11 +58,13 @@ const BASELINE_CONFIG = "scripts/bench/startup-baseline/wrangler.toml";
 const ORDERED = "bench-ordered";
 const POOLED = "bench-pooled";
 const POOLED_BATCHES = "bench-pooled-batches";
+const BUFFERED = "bench-buffered";
 const BATCH = 1_000;
 
 interface Contender {
 	name: string;
-	target: "edge-ids" | "baseline" | "peer";
+	/** `caller`: numbers handed out in this process by createSequenceBuffer (one caller, c=1 only). */
+	target: "edge-ids" | "baseline" | "peer" | "caller";
 	path: string;
 	method: "GET" | "POST";
 	/** Numbers (or IDs) per answer. */
@@ -111,6 +116,7 @@ const allContenders: Contender[] = [
 		method: "GET",
 		numbers: BATCH,
 	},
+	{ name: "buffer in the caller", target: "caller", path: "", method: "GET", numbers: 1 },
 ];
 
 const only = values.only?.split(",").map((name) => name.trim());
@@ -127,6 +133,7 @@ const allRatios: { over: string; under: string; target?: number }[] = [
 	{ over: "pooled next", under: "Leaf-segment peer", target: 1 },
 	{ over: `pooled next ×${BATCH}`, under: `Leaf-segment peer ×${BATCH}`, target: 1 },
 	{ over: "ordered next", under: "Leaf-segment peer" },
+	{ over: "buffer in the caller", under: "Leaf-segment peer" },
 	{ over: "pooled next", under: "/health" },
 	{ over: "pooled next", under: "bare Hono /health" },
 	{ over: "bare Hono /health", under: "Leaf-segment peer" },
@@ -190,12 +197,15 @@ async function main() {
 		return { requests: body.requests, issued: Number(body.issued) };
 	};
 	const urlOf = (c: Contender) =>
-		({ "edge-ids": service.url, baseline: baseline.url, peer: peer.url })[c.target] + c.path;
+		({ "edge-ids": service.url, baseline: baseline.url, peer: peer.url, caller: service.url })[
+			c.target
+		] + c.path;
 	try {
 		for (const [name, mode] of [
 			[ORDERED, "ordered"],
 			[POOLED, "pooled"],
 			[POOLED_BATCHES, "pooled"],
+			[BUFFERED, "ordered"],
 		]) {
 			const created = await fetch(`${service.url}/sequences/${name}`, {
 				method: "PUT",
@@ -205,9 +215,19 @@ async function main() {
 			if (!created.ok) throw new Error(`PUT /sequences/${name}: ${await created.text()}`);
 		}
 		// Warm every contender: first requests compile code and create objects and rows.
-		for (const c of contenders) await load(urlOf(c), 4, 1, undefined, c.method);
+		for (const c of contenders.filter((c) => c.target !== "caller")) {
+			await load(urlOf(c), 4, 1, undefined, c.method);
+		}
 		for (let round = 1; round <= rounds; round++) {
 			for (const c of contenders) {
+				if (c.target === "caller") {
+					const handed = await bufferRun(service.url, duration);
+					runs.push({ contender: c.name, connections: 1, round, reqPerS: handed.perS, p50: 0 });
+					console.log(
+						`r${round} ${c.name.padEnd(26)} c=1   ${fmt(handed.perS).padStart(7)} numbers/s, ${handed.reserves} reserves`,
+					);
+					continue;
+				}
 				for (const connections of connectionLevels) {
 					const before = c.pooled ? await counts(c.pooled) : undefined;
 					const result = await load(urlOf(c), connections, duration, undefined, c.method);
@@ -257,16 +277,48 @@ async function main() {
 	}
 }
 
+/**
+ * What one caller gets from createSequenceBuffer over idsClient in `seconds`: numbers
+ * handed out in this process (one `await next()` each), a reserve over HTTP now and
+ * then (ranges of up to 100,000, each meant to last a second).
+ */
+async function bufferRun(
+	url: string,
+	seconds: number,
+): Promise<{ perS: number; reserves: number }> {
+	const buffer = createSequenceBuffer({
+		source: idsClient({ baseUrl: url }),
+		name: BUFFERED,
+		maxStep: 100_000,
+		targetRefillMs: 1_000,
+	});
+	const started = performance.now();
+	let handed = 0;
+	try {
+		while (performance.now() - started < seconds * 1000) {
+			for (let i = 0; i < 1_000; i++) await buffer.next();
+			handed += 1_000;
+		}
+		return {
+			perS: handed / ((performance.now() - started) / 1000),
+			reserves: buffer.stats().fetches,
+		};
+	} finally {
+		buffer.close();
+	}
+}
+
 function report(runs: Run[], tallies: Map<string, PooledTally>): void {
 	const of = (contender: string, connections: number) =>
 		runs.filter((r) => r.contender === contender && r.connections === connections);
 	for (const connections of connectionLevels) {
 		console.log(`\nc=${connections}: medians of ${rounds} rounds [range]`);
 		for (const c of contenders) {
+			if (of(c.name, connections).length === 0) continue;
 			const req = spread(of(c.name, connections).map((r) => r.reqPerS));
 			const numbers = c.numbers > 1 ? `  = ${fmt(req.median * c.numbers)} numbers/s` : "";
 			console.log(
-				`  ${c.name.padEnd(26)} ${fmt(req.median).padStart(7)} req/s [${fmt(req.low)}–${fmt(req.high)}]${numbers}`,
+				`  ${c.name.padEnd(26)} ${fmt(req.median).padStart(7)} ${c.target === "caller" ? "numbers/s" : "req/s"} [${fmt(req.low)}–${fmt(req.high)}]${numbers}`,
 			);
 		}
 		for (const { over, under, target } of ratios) {
@@ -274,6 +326,7 @@ function report(runs: Run[], tallies: Map<string, PooledTally>): void {
 			// ran both within seconds of each other, under the same outside load).
 			const a = of(over, connections);
 			const b = of(under, connections);
+			if (a.length === 0 || b.length === 0) continue;
 			const perRound = a.map((run, i) => run.reqPerS / (b[i]?.reqPerS || Number.NaN));
 			const range = spread(perRound);
 			const ratio = spread(a.map((r) => r.reqPerS)).median / spread(b.map((r) => r.reqPerS)).median;

@@ -208,6 +208,30 @@ describe("LeaseHolder renewals from a waiting call", () => {
 		expect(ids.at(-1)).toEqual({ tick: SERVER + 30_000, workerId: 7, sequence: 0 });
 		expect(holder.stats()).toMatchObject({ renewals: 2, renewalsGranted: 1, renewalsFailed: 1 });
 	});
+
+	it("a call that reaches the span's end renews at once when the next renewal is due after it", async () => {
+		const { time, source, holder } = await startHolder({ maxWaitMs: 2_000 });
+		// An object whose clock runs 20 s behind grants no further `to`: each renewal
+		// is due 10 s after its answer, the one answered at 22.5 s only at 32.5 s.
+		const behind = () =>
+			source
+				.only("renew")
+				.answer(
+					grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER + time.now - 20_000 }),
+				);
+		await time.advanceTo(10_000);
+		behind();
+		await time.advanceTo(22_500);
+		behind();
+		await time.advanceTo(30_000);
+		const call = holder.next();
+		await settle();
+		expect(source.times("renew")).toEqual([10_000, 20_000, 30_000]);
+		source
+			.only("renew")
+			.answer(grant({ from: SERVER, to: SERVER + 60_000, serverNowMs: SERVER + 30_000 }));
+		expect(fields(await call)).toEqual([{ tick: SERVER + 30_000, workerId: 7, sequence: 0 }]);
+	});
 });
 
 describe("LeaseHolder renewal answers", () => {

@@ -71,6 +71,16 @@ describe("LeaseHolder calls", () => {
 		expect(holder.stats().acquires).toBe(2);
 	});
 
+	it("works on a monotonic clock that reads below zero", async () => {
+		const time = new SimTime();
+		const source = new ScriptedSource(time);
+		const holder = new SimProcess(time, "holder", -5_000).holder({ source });
+		const starting = holder.start();
+		source.only("acquire").answer(firstSpan);
+		await starting;
+		expect(fields(await holder.next())).toEqual([{ tick: SERVER, workerId: 7, sequence: 0 }]);
+	});
+
 	it("after close(), refuses calls as closed; after abort(), as aborted; close() then abort() stays closed", async () => {
 		const closed = await holding();
 		const closing = closed.holder.close();
@@ -208,6 +218,30 @@ describe("LeaseHolder renewals from a waiting call", () => {
 		expect(ids.at(-1)).toEqual({ tick: SERVER + 30_000, workerId: 7, sequence: 0 });
 		expect(holder.stats()).toMatchObject({ renewals: 2, renewalsGranted: 1, renewalsFailed: 1 });
 	});
+
+	it("a call that reaches the span's end renews at once when the next renewal is due after it", async () => {
+		const { time, source, holder } = await startHolder({ maxWaitMs: 2_000 });
+		// An object whose clock runs 20 s behind grants no further `to`: each renewal
+		// is due 10 s after its answer, the one answered at 22.5 s only at 32.5 s.
+		const behind = () =>
+			source
+				.only("renew")
+				.answer(
+					grant({ from: SERVER, to: SERVER + 30_000, serverNowMs: SERVER + time.now - 20_000 }),
+				);
+		await time.advanceTo(10_000);
+		behind();
+		await time.advanceTo(22_500);
+		behind();
+		await time.advanceTo(30_000);
+		const call = holder.next();
+		await settle();
+		expect(source.times("renew")).toEqual([10_000, 20_000, 30_000]);
+		source
+			.only("renew")
+			.answer(grant({ from: SERVER, to: SERVER + 60_000, serverNowMs: SERVER + 30_000 }));
+		expect(fields(await call)).toEqual([{ tick: SERVER + 30_000, workerId: 7, sequence: 0 }]);
+	});
 });
 
 describe("LeaseHolder renewal answers", () => {
@@ -261,5 +295,28 @@ describe("LeaseHolder in a copy of its process", () => {
 		await holder.close();
 		expect(source.times("release")).toEqual([]);
 		expect(holder.stats()).toMatchObject({ renewals: 0, releases: 0 });
+	});
+
+	it("drops the original's renewal out at once when a call finds the copy, and renews its own lease", async () => {
+		const { holder, time, source, process: host } = await holding();
+		await time.advanceTo(10_000);
+		const original = source.only("renew");
+		host.pid = 101;
+		const call = holder.next();
+		await settle();
+		expect(original.signal?.aborted).toBe(true);
+		const now = SERVER + 10_000;
+		source
+			.only("acquire")
+			.answer(grant({ workerId: 8, from: now, to: now + 30_000, serverNowMs: now }));
+		await call;
+		// The original's renewal fails late, the lease lost: the copy's own renewals go on.
+		original.fail(leaseLost());
+		await time.advanceTo(20_000);
+		expect(source.calls.filter((c) => c.kind === "renew").map((c) => c.args)).toEqual([
+			{ workerId: 7, leaseId: "L7" },
+			{ workerId: 8, leaseId: "L8" },
+		]);
+		expect(source.times("renew")).toEqual([10_000, 20_000]);
 	});
 });

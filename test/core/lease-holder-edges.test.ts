@@ -98,6 +98,20 @@ describe("LeaseHolder refusals", () => {
 		},
 	);
 
+	it("names a refused acquire with a Retry-After but no code `unavailable` while it waits", async () => {
+		const { source, holder } = await lostAt10s(leaseLost());
+		const first = holder.next();
+		await settle();
+		const refused = Object.assign(new Error("the service is down"), { retryAfter: 5 });
+		source.only("acquire").fail(refused);
+		await expect(first).rejects.toBe(refused);
+		await expect(holder.next()).rejects.toMatchObject({
+			code: "unavailable",
+			retryAfterSeconds: 5,
+		});
+		expect(source.times("acquire")).toEqual([0, 10_000]);
+	});
+
 	it.each([
 		["the core's IdError", refusal("no_free_worker_id", 5)],
 		["the HTTP client's IdsError", Object.assign(refusal("no_free_worker_id"), { retryAfter: 5 })],

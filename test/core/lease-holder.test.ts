@@ -106,6 +106,7 @@ describe("LeaseHolder", () => {
 		await settle();
 		expect(call.at).toBe(30_500);
 		expect(fields(call.ids ?? [])).toEqual([{ tick: SERVER + 30_000, workerId: 7, sequence: 0 }]);
+		expect(time.pending("holder")).toBe(1); // the renewals' timer: the call's wait left none
 	});
 
 	it("rejects lease_expired when no renewal comes within maxWaitMs, and issues once one does", async () => {

@@ -2,7 +2,7 @@
  * Borrowed time (`maxBorrowMs`): on rollover the generator moves to the next tick
  * at once while it starts at most `maxBorrowMs` ahead of the clock, waits on a
  * timer beyond that, absorbs clock steps back that stay within the bound, and has
- * the lease mark cover every borrowed tick before an ID in it is issued.
+ * the high-water mark cover every borrowed tick before an ID in it is issued.
  */
 import { describe, expect, it } from "vitest";
 import type { IdRun, SnowflakeGeneratorOptions } from "../../src/ids/snowflake/generator";

@@ -1,5 +1,5 @@
 /**
- * Object stats persisted with the lease mark, and storage written by the earlier
+ * Object stats persisted with the high-water mark, and storage written by the earlier
  * version (the mark alone, a plain number under "mark"): a gradual deployment runs
  * both versions against the same objects. Worker IDs 40-49.
  */
@@ -29,7 +29,7 @@ function storage(workerId: number) {
 	}));
 }
 
-describe("stats persisted with the lease mark", () => {
+describe("stats persisted with the high-water mark", () => {
 	it("survive a restart whole, and say since when they count", async () => {
 		const clock = await useTestClock(40, T);
 		expect((await callJson<Ids>("/snowflake/40?count=500")).status).toBe(200);

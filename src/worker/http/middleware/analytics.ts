@@ -2,7 +2,7 @@
  * One Workers Analytics Engine data point per request, when an `ANALYTICS` dataset
  * is bound (wrangler.toml's commented `[[analytics_engine_datasets]]`): written after
  * the answer, without awaiting (`writeDataPoint` only queues it), and a dataset that
- * throws never fails the request. The fields, in the order docs/PRODUCTION.md's SQL
+ * throws never fails the request. The fields, in the order docs/OPERATIONS.md's SQL
  * reads them:
  *
  *   index1: the route pattern (`/snowflake/:workerId`; `unmatched` when none)

@@ -143,8 +143,7 @@ export class SequenceLedger {
 		tally.numbers += count;
 		this.report.calls++;
 		this.record(name, first, count, period, `${via} call`);
-		if (period !== null)
-			this.periods.saw(name, period, first, count, "answered", performance.now());
+		if (period !== null) this.periods.answered({ ...call, period });
 		this.calls.get(name)?.push({
 			startMs: call.startMs,
 			endMs: call.endMs,
@@ -159,14 +158,19 @@ export class SequenceLedger {
 		this.report.droppedCalls++;
 		this.report.droppedNumbers += count;
 		this.record(name, first, count, period, "dropped answer");
-		if (period !== null) this.periods.saw(name, period, first, count, "dropped", performance.now());
+		if (period !== null) this.periods.dropped(name, period, first, count, performance.now());
 	}
 
-	/** A call whose outcome is unknown (cut by a restart, a 5xx, a timeout): up to `count` numbers lost. */
-	unknown(name: string, count: number): void {
+	/**
+	 * A call whose outcome is unknown (cut by a restart, a 5xx, a timeout): up to `count`
+	 * numbers lost. `when` (performance.now() ms): the service acted on it, if at all,
+	 * after `startMs` and before `lostMs`; without it, at any time.
+	 */
+	unknown(name: string, count: number, when?: { startMs: number; lostMs: number }): void {
 		this.report.unknownCalls++;
 		this.report.unknownNumbers += count;
 		this.unknownBy.set(name, (this.unknownBy.get(name) ?? 0) + count);
+		this.periods.lost(name, count, when ?? { startMs: -Infinity, lostMs: Infinity });
 	}
 
 	/** A range buffer `buffer` reserved (its reserve is also an `answered` call of via `buffer-reserve`). */
@@ -314,7 +318,7 @@ export class SequenceLedger {
 				`${name}: the service issued ${issued}, ${known} were seen or dropped; ${remainder} unaccounted for, ${bound} explained`,
 			);
 		}
-		const { rows, problems } = this.periods.check(name, this.starts.get(name) ?? 0, lost);
+		const { rows, problems } = this.periods.check(name, this.starts.get(name) ?? 0);
 		this.report.periods.push(...rows);
 		for (const problem of problems) this.violation("periodStart", problem);
 	}

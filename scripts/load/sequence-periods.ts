@@ -4,15 +4,17 @@
  * and the check that every period starts again at the sequence's `start`.
  *
  *   const periods = new SequencePeriods();
- *   periods.saw("tickets", "2026-11-28", 3, 2, "answered", performance.now());
- *   periods.saw("tickets", "2026-11-28", 1, 2, "dropped", performance.now());
- *   periods.check("tickets", 1, 0);
- *   // { rows: [{ name: "tickets", period: "2026-11-28", numbers: 4, first: 1, ... note: "1 in a dropped answer" }], problems: [] }
+ *   periods.answered({ name: "tickets", period: "2026-11-28", first: 3, count: 2, startMs: 5, endMs: 9 });
+ *   periods.dropped("tickets", "2026-11-28", 1, 2, 8);
+ *   periods.check("tickets", 1);
+ *   // { rows: [{ period: "2026-11-28", numbers: 4, first: 1, note: "1 in a dropped answer", ... }], problems: [] }
  *
- * A period's smallest number is `start`; when no answer read holds it, a dropped
- * answer must, or lost calls (whose numbers nobody saw) must be able to hold the
- * numbers below the smallest seen. Anything else is a period that did not start
- * again, or started below `start`.
+ * A period's smallest number is `start`. When no answer read holds it, a dropped
+ * answer must, or calls lost with an unknown outcome that the service could have
+ * served as the period began: one that reached it before the period's first answer
+ * ended, and was lost after the last call of the period before began (the service's
+ * order puts every number of that period first). Anything else is a period that did
+ * not start again, or started below `start`.
  */
 
 export interface PeriodRow {
@@ -33,20 +35,55 @@ interface PeriodBook {
 	smallestAnswered: number;
 	smallestDropped: number;
 	firstSeenMs: number;
+	/** The earliest end of an answer holding its numbers: the period had begun by then. */
+	earliestEndMs: number;
+	/** The latest start of an answered call in it: the next period began after that. */
+	latestStartMs: number;
+}
+
+/** A call lost with an unknown outcome: up to `count` numbers, served (if at all) between the two times. */
+interface LostCall {
+	count: number;
+	startMs: number;
+	lostMs: number;
 }
 
 export class SequencePeriods {
 	private readonly books = new Map<string, Map<string, PeriodBook>>();
+	private readonly lostCalls = new Map<string, LostCall[]>();
 
-	/** Numbers `first`..`first + count − 1` of `name` in `period`, read in an answer or dropped. */
-	saw(
-		name: string,
-		period: string,
-		first: number,
-		count: number,
-		how: "answered" | "dropped",
-		nowMs: number,
-	): void {
+	/** An answer read (performance.now() times of its call). */
+	answered(call: {
+		name: string;
+		period: string;
+		first: number;
+		count: number;
+		startMs: number;
+		endMs: number;
+	}): void {
+		const book = this.book(call.name, call.period, call.endMs);
+		book.numbers += call.count;
+		book.smallestAnswered = Math.min(book.smallestAnswered, call.first);
+		book.earliestEndMs = Math.min(book.earliestEndMs, call.endMs);
+		book.latestStartMs = Math.max(book.latestStartMs, call.startMs);
+	}
+
+	/** An answer the proxy dropped at `nowMs` after the service gave it. */
+	dropped(name: string, period: string, first: number, count: number, nowMs: number): void {
+		const book = this.book(name, period, nowMs);
+		book.numbers += count;
+		book.smallestDropped = Math.min(book.smallestDropped, first);
+		book.earliestEndMs = Math.min(book.earliestEndMs, nowMs);
+	}
+
+	/** A call of `name` lost with an unknown outcome (its period unknown). */
+	lost(name: string, count: number, when: { startMs: number; lostMs: number }): void {
+		const calls = this.lostCalls.get(name) ?? [];
+		this.lostCalls.set(name, calls);
+		calls.push({ count, ...when });
+	}
+
+	private book(name: string, period: string, nowMs: number): PeriodBook {
 		let byPeriod = this.books.get(name);
 		if (!byPeriod) {
 			byPeriod = new Map();
@@ -59,12 +96,12 @@ export class SequencePeriods {
 				smallestAnswered: Number.POSITIVE_INFINITY,
 				smallestDropped: Number.POSITIVE_INFINITY,
 				firstSeenMs: nowMs,
+				earliestEndMs: Number.POSITIVE_INFINITY,
+				latestStartMs: Number.NEGATIVE_INFINITY,
 			};
 			byPeriod.set(period, book);
 		}
-		book.numbers += count;
-		if (how === "answered") book.smallestAnswered = Math.min(book.smallestAnswered, first);
-		else book.smallestDropped = Math.min(book.smallestDropped, first);
+		return book;
 	}
 
 	/** The periods of `name` seen so far, in order, with when each was first seen. */
@@ -77,32 +114,34 @@ export class SequencePeriods {
 	/**
 	 * Each period of `name` against `start`: rows for the report, and a problem for a
 	 * period that holds a number below `start`, or whose smallest number seen is above
-	 * it by more than `lostNumbers` (what calls with an unknown outcome could hold).
+	 * it by more than the lost calls that could have held its first numbers.
 	 */
-	check(
-		name: string,
-		start: number,
-		lostNumbers: number,
-	): { rows: PeriodRow[]; problems: string[] } {
+	check(name: string, start: number): { rows: PeriodRow[]; problems: string[] } {
 		const rows: PeriodRow[] = [];
 		const problems: string[] = [];
 		const byPeriod = this.books.get(name) ?? new Map<string, PeriodBook>();
+		let before: PeriodBook | undefined;
 		for (const { period, firstSeenMs } of this.seen(name)) {
 			const book = byPeriod.get(period) as PeriodBook;
+			const after = before?.latestStartMs ?? Number.NEGATIVE_INFINITY;
+			before = book;
 			const first = Math.min(book.smallestAnswered, book.smallestDropped);
 			const row: PeriodRow = { name, period, numbers: book.numbers, first, firstSeenMs };
 			rows.push(row);
+			const lost = (this.lostCalls.get(name) ?? [])
+				.filter((call) => call.startMs < book.earliestEndMs && call.lostMs > after)
+				.reduce((sum, call) => sum + call.count, 0);
 			if (first < start) {
 				problems.push(`${name} (${period}): holds ${first}, below its start ${start}`);
 			} else if (book.smallestAnswered === start) {
 				// The period's start was read in an answer: nothing to explain.
 			} else if (first === start) {
 				row.note = `${start} in a dropped answer`;
-			} else if (first - start <= lostNumbers) {
-				row.note = `${start}..${first - 1} not seen (calls lost in a restart hold up to ${lostNumbers})`;
+			} else if (first - start <= lost) {
+				row.note = `${start}..${first - 1} not seen (calls lost as the period began hold up to ${lost})`;
 			} else {
 				problems.push(
-					`${name} (${period}): starts at ${first}, not at ${start}; lost calls explain at most ${lostNumbers} numbers`,
+					`${name} (${period}): starts at ${first}, not at ${start}; calls lost as it began hold at most ${lost}`,
 				);
 			}
 		}

@@ -108,17 +108,26 @@ describe("the sequence chaos ledger", () => {
 		book.account("orders", { issued: "18", requests: 2 }, 4096);
 		expect(book.report).toMatchObject({ periodStart: 1, violations: 1 });
 		expect(book.report.firstViolations[0]).toBe(
-			"orders (2026-11-28): starts at 2, not at 1; lost calls explain at most 0 numbers",
+			"orders (2026-11-28): starts at 2, not at 1; calls lost as it began hold at most 0",
 		);
 
-		const lost = sequencesFrom(1);
-		lost.answered(call({ first: 3, count: 9, period: "2026-11-28" }));
-		lost.unknown("orders", 2); // a call cut by a restart held 1..2
-		lost.account("orders", { issued: "11", requests: 2 }, 4096);
-		expect(lost.report.violations).toBe(0);
-		expect(lost.report.periods[0]?.note).toBe(
-			"1..2 not seen (calls lost in a restart hold up to 2)",
+		// Calls with an unknown outcome explain the missing start only if the service could
+		// have served them as the period began: after the 27th's last call began (at 20),
+		// before the 28th's first answer ended (at 31).
+		const lostAround = (when: { startMs: number; lostMs: number }) => {
+			const lost = sequencesFrom(1);
+			lost.answered(call({ first: 1, count: 9, period: "2026-11-27", startMs: 20, endMs: 21 }));
+			lost.answered(call({ first: 3, count: 9, period: "2026-11-28", startMs: 30, endMs: 31 }));
+			lost.unknown("orders", 2, when); // held 1..2 of the 28th, if in time
+			lost.account("orders", { issued: "20", requests: 3 }, 4096);
+			return lost.report;
+		};
+		expect(lostAround({ startMs: 25, lostMs: 40 })).toMatchObject({ violations: 0 });
+		expect(lostAround({ startMs: 25, lostMs: 40 }).periods[1]?.note).toBe(
+			"1..2 not seen (calls lost as the period began hold up to 2)",
 		);
+		expect(lostAround({ startMs: 5, lostMs: 19 })).toMatchObject({ periodStart: 1 }); // lost before
+		expect(lostAround({ startMs: 32, lostMs: 40 })).toMatchObject({ periodStart: 1 }); // began after
 
 		const below = sequencesFrom(10);
 		below.answered(call({ first: 9, count: 2, period: "2026-11-28" }));

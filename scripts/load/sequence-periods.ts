@@ -138,7 +138,7 @@ export class SequencePeriods {
 			} else if (first === start) {
 				row.note = `${start} in a dropped answer`;
 			} else if (first - start <= lost) {
-				row.note = `${start}..${first - 1} not seen (calls lost as the period began hold up to ${lost})`;
+				row.note = `${start}..${first - 1} not seen: calls lost as the period began hold up to ${lost}`;
 			} else {
 				problems.push(
 					`${name} (${period}): starts at ${first}, not at ${start}; calls lost as it began hold at most ${lost}`,

@@ -124,7 +124,7 @@ describe("the sequence chaos ledger", () => {
 		};
 		expect(lostAround({ startMs: 25, lostMs: 40 })).toMatchObject({ violations: 0 });
 		expect(lostAround({ startMs: 25, lostMs: 40 }).periods[1]?.note).toBe(
-			"1..2 not seen (calls lost as the period began hold up to 2)",
+			"1..2 not seen: calls lost as the period began hold up to 2",
 		);
 		expect(lostAround({ startMs: 5, lostMs: 19 })).toMatchObject({ periodStart: 1 }); // lost before
 		expect(lostAround({ startMs: 32, lostMs: 40 })).toMatchObject({ periodStart: 1 }); // began after

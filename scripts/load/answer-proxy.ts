@@ -50,6 +50,8 @@ export interface LostRequest {
 	/** The path and query. */
 	url: string;
 	body: Buffer;
+	/** performance.now() when the proxy received it: the service cannot have acted on it before. */
+	receivedMs: number;
 }
 
 /**
@@ -133,6 +135,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 	/** Worker IDs whose object's clock reads ahead now: by how much, until when (performance.now ms). */
 	const steps = new Map<number, { aheadMs: number; untilMs: number }>();
 	const server = createServer(async (request, response) => {
+		const receivedMs = performance.now();
 		const body = await bodyOf(request).catch(() => undefined);
 		const target = options.target();
 		let status = 502;
@@ -147,6 +150,7 @@ export async function startAnswerProxy(options: AnswerProxyOptions): Promise<Ans
 			method: request.method ?? "GET",
 			url: request.url ?? "/",
 			body: body ?? Buffer.alloc(0),
+			receivedMs,
 		});
 		if (target !== undefined && body !== undefined) {
 			const sentAt = performance.now();

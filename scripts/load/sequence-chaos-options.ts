@@ -6,6 +6,10 @@ import { intOption, RUN_FLAGS, seedOption } from "./options";
 export const HELP = `usage: npm run test:sequences -- [options]
   --duration S         seconds of load (default 35; with --numbers, the time allowed: default 1800)
   --numbers N          run until N numbers are checked instead (restarts spread over them)
+  --cross-midnight     run until the daily sequence's midnight has passed (the zone whose
+                       midnight comes soonest after start-up: up to an hour), plus 30 s of
+                       the new period, and --duration/--numbers are met; restarts spread over
+                       it all; fails unless two periods were seen
   --min-numbers N      fail below N numbers checked (default: 100,000, or --numbers)
   --clients N          HTTP clients asking next numbers of every sequence (default 6)
   --rpc-clients N      clients calling nextInSequence / reserveInSequence through a consumer
@@ -27,6 +31,7 @@ export const HELP = `usage: npm run test:sequences -- [options]
 export interface SequenceChaosOptions {
 	durationS: number;
 	targetNumbers?: number | undefined;
+	crossMidnight: boolean;
 	minNumbers: number;
 	clients: number;
 	rpcClients: number;
@@ -51,6 +56,7 @@ export function parseSequenceChaosOptions(args: string[]): SequenceChaosOptions 
 		options: {
 			duration: { type: "string" },
 			numbers: { type: "string" },
+			"cross-midnight": { type: "boolean", default: false },
 			"min-numbers": { type: "string" },
 			clients: { type: "string", default: "6" },
 			"rpc-clients": { type: "string", default: "2" },
@@ -72,6 +78,7 @@ export function parseSequenceChaosOptions(args: string[]): SequenceChaosOptions 
 	return {
 		durationS: intOption("duration", values.duration ?? (targetNumbers ? "1800" : "35"), 5, 86_400),
 		targetNumbers,
+		crossMidnight: values["cross-midnight"],
 		minNumbers: intOption(
 			"min-numbers",
 			values["min-numbers"] ?? String(targetNumbers ?? 100_000),

@@ -2,6 +2,7 @@
 import type { AnswerProxyCounts } from "./answer-proxy";
 import type { SequenceChaosOptions } from "./sequence-chaos-options";
 import type { SequenceLedgerReport } from "./sequence-ledger";
+import type { ZoneMidnight } from "./soonest-midnight";
 
 export interface SequenceChaosResult {
 	ledger: SequenceLedgerReport;
@@ -14,6 +15,8 @@ export interface SequenceChaosResult {
 	runSeconds: number;
 	maxRssMb: number;
 	poolMaxSize: number;
+	/** The daily sequence's zone and the midnight the run may cross. */
+	midnight: ZoneMidnight;
 }
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -23,7 +26,9 @@ export function printSequenceChaosReport(
 	result: SequenceChaosResult,
 	opts: SequenceChaosOptions,
 ): boolean {
-	const { ledger, proxy, restartMs } = result;
+	const { ledger, proxy, restartMs, midnight } = result;
+	const crossed = new Set(ledger.periods.map((row) => row.period)).size > 1;
+	const midnightAt = `${midnight.timeZone}'s midnight, ${new Date(midnight.midnightMs).toISOString()}`;
 	const lines = [
 		`numbers checked        ${n(ledger.numbers)} in ${result.runSeconds.toFixed(1)} s (${n(Math.round(ledger.numbers / result.runSeconds))}/s)`,
 		`calls answered         ${n(ledger.calls)}: ${Object.entries(ledger.byVia)
@@ -44,7 +49,12 @@ export function printSequenceChaosReport(
 			(a) =>
 				`  ${a.name.padEnd(14)} ${a.mode.padEnd(8)} issued ${n(a.issued)}, seen or dropped ${n(a.known)}, remainder ${n(a.remainder)} (explained up to ${n(a.bound)}${a.mode === "pooled" ? `: lost calls + requests × POOL_MAX_SIZE ${n(result.poolMaxSize)}` : ": lost calls"})${a.periods.length ? `; periods ${a.periods.join(", ")}` : ""}`,
 		),
-		`violations             duplicates ${ledger.duplicates}, out of order ${ledger.outOfOrder}, buffers outside their ranges ${ledger.bufferOutside}, buffers out of order ${ledger.bufferOutOfOrder}, malformed or refused ${ledger.malformed}, unaccounted ${ledger.unaccounted}`,
+		`midnight crossed       ${crossed ? `yes: ${midnightAt}` : `no (${midnightAt}, not reached)`}`,
+		...ledger.periods.map(
+			(row) =>
+				`  ${row.name.padEnd(14)} ${row.period}: ${n(row.numbers)} numbers, the first ${n(row.first)}${row.note ? ` (${row.note})` : ""}`,
+		),
+		`violations             duplicates ${ledger.duplicates}, out of order ${ledger.outOfOrder}, period back ${ledger.periodBack}, period not starting at start ${ledger.periodStart}, buffers outside their ranges ${ledger.bufferOutside}, buffers out of order ${ledger.bufferOutOfOrder}, malformed or refused ${ledger.malformed}, unaccounted ${ledger.unaccounted}`,
 		`client memory          ${Math.round(result.maxRssMb)} MB RSS at most`,
 	];
 	console.log(lines.join("\n"));
@@ -52,6 +62,7 @@ export function printSequenceChaosReport(
 	if (ledger.numbers < opts.minNumbers) {
 		problems.push(`only ${n(ledger.numbers)} numbers checked, below ${n(opts.minNumbers)}`);
 	}
+	if (opts.crossMidnight && !crossed) problems.push(`asked to cross a midnight; saw one period`);
 	if (restartMs.length < opts.restarts)
 		problems.push(`${restartMs.length} of ${opts.restarts} restarts done`);
 	if (opts.dropRate > 0 && ledger.droppedCalls === 0) problems.push("no answer was dropped");

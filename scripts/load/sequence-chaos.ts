@@ -7,18 +7,23 @@
  *   npm run test:sequences                          35 s, 2 restarts (the CI run, .ci/run)
  *   npm run test:sequences -- --numbers 100000000 --max-reserve 1000000 --restarts 6
  *                                                   100 M numbers (docs/RELIABILITY.md)
+ *   npm run test:sequences -- --cross-midnight --numbers 100000000 --max-reserve 1000000 --restarts 6
+ *                                                   the same until a real midnight has passed (up to an hour)
  *   npm run test:sequences -- --help
  *
  * Three sequences: `chaos-orders` (ordered), `chaos-tickets` (ordered, a daily
- * reset in the Etc/GMT zone whose midnight is the next full hour, so a run across
- * it meets a new period) and `chaos-clicks` (pooled). HTTP clients ask next
+ * reset in the time zone whose midnight comes soonest once the service is up, so a
+ * run across it meets a new period: ./soonest-midnight.ts) and `chaos-clicks`
+ * (pooled). With --cross-midnight the run lasts until 30 s after the first answer
+ * of the new period, and fails if it saw only one. HTTP clients ask next
  * numbers of each; RPC clients call nextInSequence and reserveInSequence through a
  * consumer Worker (scripts/load/sequence-consumer) beside edge-ids in the same
  * `wrangler dev`, which passes the HTTP clients' requests on over the binding's
  * fetch; reserve clients take large ranges of the ordered ones; buffers
  * (createSequenceBuffer) hand out reserved ranges in this process. The ledger
  * (./sequence-ledger.ts) checks: no number twice per (sequence, period); ordered
- * calls linearizable (one that ended before another began holds smaller numbers);
+ * calls linearizable (one that ended before another began holds smaller numbers or
+ * a later period, never an earlier one); each period starting again at `start`;
  * pooled numbers larger POOL_MAX_AGE_MS later; buffers inside their ranges; and
  * every number the service counts as issued seen, in a dropped answer, or within
  * what lost calls and pooled segments explain. Exits 1 on any violation or too few
@@ -38,6 +43,7 @@ import {
 import { printSequenceChaosReport } from "./sequence-chaos-report";
 import { type ChaosSequence, SequenceClients } from "./sequence-clients";
 import { SequenceLedger } from "./sequence-ledger";
+import { soonestMidnight, type ZoneMidnight } from "./soonest-midnight";
 import { prng } from "./traffic";
 
 const opts: SequenceChaosOptions = optionsOrExit(parseSequenceChaosOptions, HELP);
@@ -54,24 +60,25 @@ function tomlVar(name: string): number {
 	return Number(value);
 }
 
-/** The Etc/GMT zone whose midnight is the next full hour of UTC (POSIX signs: Etc/GMT+5 is UTC−5). */
-function zoneOfNextMidnight(nowMs: number): string {
-	const hour = (new Date(nowMs).getUTCHours() + 1) % 24; // local = UTC + offset ≡ 0 (mod 24)
-	const offset = hour <= 12 ? -hour : 24 - hour;
-	return offset === 0 ? "Etc/GMT" : `Etc/GMT${offset < 0 ? "+" : "-"}${Math.abs(offset)}`;
-}
+/** Between the service being up and the daily sequence's midnight: the load is running by then. */
+const MIDNIGHT_LEAD_MS = 15_000;
+/** How long a crossing run goes on after the first answer of the new period. */
+const AFTER_MIDNIGHT_MS = 30_000;
 
-const SEQUENCES: ChaosSequence[] = [
-	{ name: "chaos-orders", mode: "ordered", reset: "never", timeZone: "UTC", start: 1000 },
-	{
-		name: "chaos-tickets",
-		mode: "ordered",
-		reset: "daily",
-		timeZone: zoneOfNextMidnight(Date.now()),
-		start: 1,
-	},
-	{ name: "chaos-clicks", mode: "pooled", reset: "never", timeZone: "UTC", start: 1 },
-];
+/** The run's sequences; the daily one in the zone of `midnight`. */
+function chaosSequences(midnight: ZoneMidnight): ChaosSequence[] {
+	return [
+		{ name: "chaos-orders", mode: "ordered", reset: "never", timeZone: "UTC", start: 1000 },
+		{
+			name: "chaos-tickets",
+			mode: "ordered",
+			reset: "daily",
+			timeZone: midnight.timeZone,
+			start: 1,
+		},
+		{ name: "chaos-clicks", mode: "pooled", reset: "never", timeZone: "UTC", start: 1 },
+	];
+}
 
 const dev = new WranglerDev({
 	keepState: opts.keep,
@@ -93,8 +100,8 @@ function cleanup(): Promise<void> {
 }
 stopOnSignals(cleanup);
 
-async function createSequences(): Promise<void> {
-	for (const { name, mode, reset, timeZone, start } of SEQUENCES) {
+async function createSequences(sequences: ChaosSequence[]): Promise<void> {
+	for (const { name, mode, reset, timeZone, start } of sequences) {
 		const response = await fetch(`${dev.url}/sequences/${name}`, {
 			method: "PUT",
 			headers: { "Content-Type": "application/json" },
@@ -124,14 +131,19 @@ async function main(): Promise<void> {
 		? `${opts.targetNumbers.toLocaleString("en-US")} numbers (within ${opts.durationS} s)`
 		: `${opts.durationS} s`;
 	console.log(
-		`sequence chaos: ${what}; ${opts.clients} HTTP, ${opts.rpcClients} RPC, ${opts.reserveClients} reserve clients, ${opts.buffers} buffers; ${opts.restarts} restarts; ${opts.dropRate * 100} % answers dropped, ${opts.lateRate * 100} % late; daily reset in ${SEQUENCES[1]?.timeZone}; seed ${opts.seed}`,
+		`sequence chaos: ${what}${opts.crossMidnight ? " and across a midnight" : ""}; ${opts.clients} HTTP, ${opts.rpcClients} RPC, ${opts.reserveClients} reserve clients, ${opts.buffers} buffers; ${opts.restarts} restarts; ${opts.dropRate * 100} % answers dropped, ${opts.lateRate * 100} % late; seed ${opts.seed}`,
 	);
 	const startMs = await server.start();
 	console.log(
 		`wrangler dev up on 127.0.0.1:${dev.port} in ${(startMs / 1000).toFixed(1)} s (persist ${dev.persistTo})`,
 	);
-	await createSequences();
-	const ledger = new SequenceLedger(SEQUENCES, { poolMaxAgeMs });
+	const midnight = soonestMidnight(Date.now(), MIDNIGHT_LEAD_MS);
+	const sequences = chaosSequences(midnight);
+	console.log(
+		`chaos-tickets resets daily in ${midnight.timeZone} (UTC${midnight.offsetMinutes < 0 ? "−" : "+"}${Math.floor(Math.abs(midnight.offsetMinutes) / 60)}:${String(Math.abs(midnight.offsetMinutes) % 60).padStart(2, "0")}): its midnight at ${new Date(midnight.midnightMs).toISOString()}, in ${((midnight.midnightMs - Date.now()) / 1000).toFixed(0)} s`,
+	);
+	await createSequences(sequences);
+	const ledger = new SequenceLedger(sequences, { poolMaxAgeMs });
 	let clients: SequenceClients | undefined;
 	proxy = await startAnswerProxy({
 		target: () => (server.up ? dev.url : undefined),
@@ -142,31 +154,48 @@ async function main(): Promise<void> {
 		onLost: (request, loss) => clients?.recordLost(request, loss),
 	});
 	const started = performance.now();
+	// A crossing run lasts at least until its midnight and the margin after it; restarts
+	// are spread over that time, not over the numbers (they come in the first minute).
+	const untilMidnightMs = midnight.midnightMs + AFTER_MIDNIGHT_MS - Date.now();
+	const plannedMs = opts.crossMidnight
+		? Math.max(untilMidnightMs, opts.targetNumbers ? 0 : opts.durationS * 1000)
+		: opts.durationS * 1000;
 	const progress = () => {
-		const byTime = (performance.now() - started) / (opts.durationS * 1000);
-		return opts.targetNumbers
+		const byTime = (performance.now() - started) / plannedMs;
+		return opts.targetNumbers && !opts.crossMidnight
 			? Math.max(byTime, ledger.report.numbers / opts.targetNumbers)
 			: byTime;
 	};
+	/** True once the answers have named a second period and AFTER_MIDNIGHT_MS have passed since. */
+	const crossedLongEnough = () => {
+		const second = ledger.periods.seen("chaos-tickets")[1];
+		return second !== undefined && performance.now() - second.firstSeenMs >= AFTER_MIDNIGHT_MS;
+	};
+	const finished = () =>
+		progress() >= 1 &&
+		(!opts.crossMidnight ||
+			(crossedLongEnough() && ledger.report.numbers >= (opts.targetNumbers ?? 0)));
 	let stopping = false;
 	const running = new SequenceClients({
 		ledger,
 		server,
 		url: proxy.url,
-		sequences: SEQUENCES,
+		sequences: sequences,
 		random,
 		maxCount: opts.maxCount,
 		maxReserve: opts.maxReserve,
-		done: () => stopping || progress() >= 1,
+		done: () => stopping || finished(),
 	});
 	clients = running;
-	const allowedMs = (opts.durationS + (opts.restarts + 1) * opts.startupTimeoutS + 120) * 1000;
+	const allowedMs =
+		Math.max(opts.durationS * 1000, plannedMs) +
+		((opts.restarts + 1) * opts.startupTimeoutS + 120) * 1000;
 	const watchdog = setTimeout(() => {
 		console.error("watchdog: the run overran its time bound; stopping");
 		void cleanup().finally(() => process.exit(2));
 	}, allowedMs);
 	watchdog.unref();
-	const ordered = SEQUENCES.filter((sequence) => sequence.mode === "ordered");
+	const ordered = sequences.filter((sequence) => sequence.mode === "ordered");
 	const loops = [
 		...Array.from({ length: opts.clients }, () => running.nextLoop("http-next")),
 		...Array.from({ length: opts.rpcClients }, () => running.nextLoop("rpc-next")),
@@ -182,7 +211,7 @@ async function main(): Promise<void> {
 	);
 	const restartMs: number[] = [];
 	let maxRssMb = 0;
-	while (progress() < 1 || restartAt.length > 0) {
+	while (!finished() || restartAt.length > 0) {
 		if (restartAt.length > 0 && progress() >= (restartAt[0] as number)) {
 			restartAt.shift();
 			const numbers = ledger.report.numbers;
@@ -201,7 +230,7 @@ async function main(): Promise<void> {
 	await running.settle();
 	const runSeconds = (performance.now() - started) / 1000;
 	ledger.checkOrder();
-	for (const { name } of SEQUENCES) ledger.account(name, await statusOf(name), poolMaxSize);
+	for (const { name } of sequences) ledger.account(name, await statusOf(name), poolMaxSize);
 	ledger.bufferUnused();
 	clearTimeout(watchdog);
 	await cleanup();
@@ -215,6 +244,7 @@ async function main(): Promise<void> {
 			runSeconds,
 			maxRssMb,
 			poolMaxSize,
+			midnight,
 		},
 		opts,
 	);

@@ -104,7 +104,10 @@ export class SequenceClients {
 		}
 		const { ledger } = this.settings;
 		if (loss.kind === "cut" || loss.status >= 500) {
-			ledger.unknown(sequence.name, count);
+			ledger.unknown(sequence.name, count, {
+				startMs: request.receivedMs,
+				lostMs: performance.now(),
+			});
 			return;
 		}
 		if (loss.status !== 200) return; // a refusal issues nothing
@@ -135,18 +138,18 @@ export class SequenceClients {
 		} catch (error) {
 			if ((error as Error).name === "TimeoutError") {
 				this.fail("timeout");
-				ledger.unknown(sequence.name, count);
+				ledger.unknown(sequence.name, count, { startMs, lostMs: performance.now() });
 			} else this.fail("network (an answer dropped)");
 			return;
 		}
 		const endMs = performance.now();
 		if (status === 502) return this.fail("502 (the service down or cut)");
 		if (status === 503) {
-			ledger.unknown(sequence.name, count);
+			ledger.unknown(sequence.name, count, { startMs, lostMs: endMs });
 			return this.fail("503");
 		}
 		if (status !== 200) {
-			ledger.unknown(sequence.name, count);
+			ledger.unknown(sequence.name, count, { startMs, lostMs: endMs });
 			return ledger.violation("malformed", `${path} answered ${status}: ${text.slice(0, 200)}`);
 		}
 		let body: unknown;

@@ -12,13 +12,15 @@
  *
  * - no number twice per (sequence, period): intervals per period (./intervals.ts);
  * - ordered sequences are linearizable: a call that ended before another began
- *   holds smaller numbers, or an earlier period; pooled ones: a call that began
- *   POOL_MAX_AGE_MS (and a slack) after another ended holds larger numbers;
+ *   holds smaller numbers, or a later period (never an earlier one); pooled ones: a
+ *   call that began POOL_MAX_AGE_MS (and a slack) after another ended holds larger numbers;
+ * - each period starts again at the sequence's `start` (./sequence-periods.ts);
  * - each buffer hands out numbers only from ranges it reserved, never twice, increasing;
  * - every number the service counts as issued is seen, in a dropped answer, in a
  *   buffer's unused range, or within what lost calls and pooled segments explain.
  */
 import { IntervalSet } from "./intervals";
+import { type PeriodRow, SequencePeriods } from "./sequence-periods";
 
 export type SequenceMode = "ordered" | "pooled";
 /** How a call reached the service. */
@@ -75,7 +77,11 @@ function newReport() {
 		bufferOutOfOrder: 0,
 		malformed: 0,
 		unaccounted: 0,
+		periodBack: 0,
+		periodStart: 0,
 		accounts: [] as SequenceAccount[],
+		/** Each period of the sequences with a reset: numbers, first number, when first seen. */
+		periods: [] as PeriodRow[],
 		firstViolations: [] as string[],
 		violations: 0,
 	};
@@ -84,6 +90,8 @@ export type SequenceLedgerReport = ReturnType<typeof newReport>;
 type ViolationKind =
 	| "duplicates"
 	| "outOfOrder"
+	| "periodBack"
+	| "periodStart"
 	| "bufferOutside"
 	| "bufferOutOfOrder"
 	| "malformed"
@@ -100,16 +108,20 @@ const periodKey = (period: string | null) => period ?? "";
 export class SequenceLedger {
 	readonly report = newReport();
 	private readonly modes: Map<string, SequenceMode>;
+	private readonly starts: Map<string, number>;
+	/** What was seen of each period of sequences with a reset. */
+	readonly periods = new SequencePeriods();
 	private readonly issued = new Map<string, Map<string, IntervalSet>>();
 	private readonly calls = new Map<string, OrderedCall[]>();
 	private readonly unknownBy = new Map<string, number>();
 	private readonly buffers = new Map<string, BufferBook>();
 
 	constructor(
-		sequences: { name: string; mode: SequenceMode }[],
+		sequences: { name: string; mode: SequenceMode; start?: number }[],
 		private readonly rules: { poolMaxAgeMs: number; slackMs?: number },
 	) {
 		this.modes = new Map(sequences.map(({ name, mode }) => [name, mode]));
+		this.starts = new Map(sequences.map(({ name, start }) => [name, start ?? 0]));
 		for (const { name } of sequences) {
 			this.issued.set(name, new Map());
 			this.calls.set(name, []);
@@ -131,6 +143,7 @@ export class SequenceLedger {
 		tally.numbers += count;
 		this.report.calls++;
 		this.record(name, first, count, period, `${via} call`);
+		if (period !== null) this.periods.answered({ ...call, period });
 		this.calls.get(name)?.push({
 			startMs: call.startMs,
 			endMs: call.endMs,
@@ -145,13 +158,19 @@ export class SequenceLedger {
 		this.report.droppedCalls++;
 		this.report.droppedNumbers += count;
 		this.record(name, first, count, period, "dropped answer");
+		if (period !== null) this.periods.dropped(name, period, first, count, performance.now());
 	}
 
-	/** A call whose outcome is unknown (cut by a restart, a 5xx, a timeout): up to `count` numbers lost. */
-	unknown(name: string, count: number): void {
+	/**
+	 * A call whose outcome is unknown (cut by a restart, a 5xx, a timeout): up to `count`
+	 * numbers lost. `when` (performance.now() ms): the service acted on it, if at all,
+	 * after `startMs` and before `lostMs`; without it, at any time.
+	 */
+	unknown(name: string, count: number, when?: { startMs: number; lostMs: number }): void {
 		this.report.unknownCalls++;
 		this.report.unknownNumbers += count;
 		this.unknownBy.set(name, (this.unknownBy.get(name) ?? 0) + count);
+		this.periods.lost(name, count, when ?? { startMs: -Infinity, lostMs: Infinity });
 	}
 
 	/** A range buffer `buffer` reserved (its reserve is also an `answered` call of via `buffer-reserve`). */
@@ -229,7 +248,7 @@ export class SequenceLedger {
 
 	/**
 	 * Ordered sequences: a call that ended before another began holds smaller numbers
-	 * (or an earlier period). Pooled: the same for calls that began POOL_MAX_AGE_MS and
+	 * or an earlier period, never a later one. Pooled: the same for calls that began POOL_MAX_AGE_MS and
 	 * the slack after another ended. O(n log n): a sweep over the calls by start time,
 	 * with the largest (period, number) of those that had ended by then.
 	 */
@@ -255,7 +274,12 @@ export class SequenceLedger {
 				}
 				if (!top) continue;
 				this.report.orderChecks++;
-				if (top.period > call.period || (top.period === call.period && top.max >= call.min)) {
+				if (top.period > call.period) {
+					this.violation(
+						"periodBack",
+						`${name}: ${call.min}..${call.max} (${call.period}) began ${(call.startMs - top.endMs).toFixed(1)} ms after a call of ${top.period} ended: the period went back`,
+					);
+				} else if (top.period === call.period && top.max >= call.min) {
 					this.violation(
 						"outOfOrder",
 						`${name}: ${call.min}..${call.max}${call.period ? ` (${call.period})` : ""} began ${(call.startMs - top.endMs).toFixed(1)} ms after a call holding ${top.max}${top.period ? ` (${top.period})` : ""} ended`,
@@ -294,6 +318,9 @@ export class SequenceLedger {
 				`${name}: the service issued ${issued}, ${known} were seen or dropped; ${remainder} unaccounted for, ${bound} explained`,
 			);
 		}
+		const { rows, problems } = this.periods.check(name, this.starts.get(name) ?? 0);
+		this.report.periods.push(...rows);
+		for (const problem of problems) this.violation("periodStart", problem);
 	}
 
 	/** Numbers reserved by buffers and never handed out (left in a range when it aged out or at the end). */

@@ -5,8 +5,8 @@
  * together with every other call that waited for it: one commit for the group,
  * instead of one each. Nothing is answered sooner or later than before — a write
  * made during a commit could only join the next commit anyway (the runtime commits
- * in order) — but under concurrent callers there are fewer commits, and on a local
- * disk each commit is a sync the whole process waits for.
+ * in order) — but under concurrent callers there are fewer commits, and locally
+ * (workerd) each commit is disk work the whole process waits for.
  *
  * Order is kept: a call that returned before another began wrote first, because the
  * later call writes only after it arrives. The members of a group are concurrent

@@ -26,7 +26,6 @@
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
-import type { LeaseGrant } from "../../src/api";
 import {
 	createLeasedGenerator,
 	idErrorCode,
@@ -34,6 +33,7 @@ import {
 	idsClient,
 } from "../../src/client/index";
 import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
+import type { LeaseGrant } from "../../src/wire";
 
 const { values: args } = parseArgs({
 	options: {

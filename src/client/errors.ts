@@ -4,7 +4,7 @@
  * the readers `idErrorCode`, `idRetryAfter` and `idRequestId`, which also read
  * the plain Error an IdService RPC method rejects with.
  */
-import type { ServiceErrorCode } from "../api";
+import type { ServiceErrorCode } from "../wire";
 
 /**
  * Codes of failures the client sees without an answer from the service:

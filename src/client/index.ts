@@ -44,6 +44,8 @@
  * }
  * ```
  */
+
+import { describeValue, type IdErrorCode } from "../ids/errors";
 import type {
 	DecodedForeign,
 	DecodedId,
@@ -65,8 +67,7 @@ import type {
 	UlidOptions,
 	UuidV7Ids,
 	UuidV7Options,
-} from "../api";
-import { describeValue, type IdErrorCode } from "../ids/errors";
+} from "../wire";
 import type { CallOptions, Query } from "./call-options";
 import { checkTimeoutMs, type Deadline, startDeadline } from "./deadline";
 import { IdsError } from "./errors";
@@ -76,9 +77,9 @@ import { idSegment, workerSegment } from "./path-segments";
 import { type RetryOptions, retryPolicy, withRetries } from "./retry";
 import { sequenceCalls } from "./sequence-calls";
 
-// The answers' and errors' types, as the service defines them.
-export type * from "../api";
 export type { LeaseHolderStats } from "../ids/leases/holder/lease-holder";
+// The answers' and errors' types, as the service defines them.
+export type * from "../wire";
 export {
 	type ClientErrorCode,
 	IdsError,

@@ -10,8 +10,9 @@
  * again; a retried release answers 204 again. The leaseId, a bearer capability,
  * travels in request bodies only, never in a URL (which logs and proxies record).
  */
-import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../api";
+
 import { IdError } from "../ids/errors";
+import type { AcquireLeaseOptions, LeaseGrant, LeaseRef, LeaseState } from "../wire";
 import { checkLeaseId } from "../worker/contracts/leases";
 import type { CallOptions, ServiceRequest } from "./call-options";
 import { IdsError } from "./errors";

@@ -16,10 +16,11 @@
  * alive; in Node, a process whose pid is not the one that acquired the lease (a
  * copy started from a snapshot) never issues under it: it acquires its own.
  */
-import type { LeaseRpc } from "../api";
+
 import { systemClock } from "../ids/clock";
 import { LeaseHolder, type LeaseHolderStats } from "../ids/leases/holder/lease-holder";
 import type { LeaseSource } from "../ids/leases/holder/lease-source";
+import type { LeaseRpc } from "../wire";
 import { takesCallOptions } from "./call-options";
 import { IdsError } from "./errors";
 import { sleepUnlessAborted } from "./retry";

@@ -6,7 +6,7 @@
  *   const { leases } = await client.leases();
  *   const { history } = await client.statsHistory({ workerId: 7, minutes: 60 });
  */
-import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "../api";
+import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "../wire";
 import type { CallOptions, Query } from "./call-options";
 import { workerSegment } from "./path-segments";
 

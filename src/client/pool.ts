@@ -20,12 +20,13 @@
  * read included: a read that never answers fails with `timeout` and the next
  * call reads again, so one lost answer cannot wedge a pool kept in module state.
  */
-import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "../api";
+
 import { describeValue, IdError } from "../ids/errors";
 import { type Background, IdPool, type IssuedRuns } from "../ids/pools/id-pool";
 import { runsOfBlocks } from "../ids/snowflake/blocks";
 import { formatRuns } from "../ids/snowflake/generator";
 import { type LayoutConfig, SnowflakeLayout } from "../ids/snowflake/layout";
+import type { LayoutInfo, ServiceErrorCode, SnowflakeBlocks, SnowflakeIds } from "../wire";
 import { checkTimeoutMs, startDeadline } from "./deadline";
 
 /** What the pool refills from: an `IdService` binding and `idsClient` both have these methods. */

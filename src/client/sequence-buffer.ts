@@ -19,11 +19,12 @@
  * service's `nextInSequence` on an ordered sequence for that. A range's unused
  * numbers are lost when it ages out or the buffer closes (`stats().wasted`).
  */
-import type { SequenceNumbers, ServiceErrorCode } from "../api";
+
 import { type Clock, systemClock } from "../ids/clock";
 import { IdError } from "../ids/errors";
 import type { Background } from "../ids/pools/id-pool";
 import { numbersOf, RangeBuffer, type RangeBufferStats } from "../ids/sequences";
+import type { SequenceNumbers, ServiceErrorCode } from "../wire";
 import { takesCallOptions } from "./call-options";
 import { IdsError } from "./errors";
 

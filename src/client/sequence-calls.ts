@@ -13,6 +13,8 @@
  * failures): a retried call whose first attempt reached the service leaves a gap,
  * never a number twice. create, advance, status, history and list are safe to repeat.
  */
+
+import { IdError } from "../ids/errors";
 import {
 	type AdvanceSequenceOptions,
 	type CreateSequenceOptions,
@@ -27,8 +29,7 @@ import {
 	type SequenceStatus,
 	type ServiceErrorCode,
 	STATUS_OF,
-} from "../api";
-import { IdError } from "../ids/errors";
+} from "../wire";
 import { checkNameInput } from "../worker/contracts/sequences";
 import type { CallOptions, Query, ServiceRequest } from "./call-options";
 import { IdsError } from "./errors";

@@ -17,7 +17,7 @@
  * const pool = createIdPool({ source: ids });
  * ```
  */
-import type { IdServiceRpc, Settled } from "../api";
+import type { IdServiceRpc, Settled } from "../wire";
 
 /** What `idService` calls: a binding to the `IdService` entrypoint (any method name, checked by it). */
 export interface SettlingBinding {

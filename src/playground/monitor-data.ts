@@ -5,7 +5,7 @@
  *
  *   chartColumns(history, 60, now); // [[t0, t1, …] (s), issued[], waits[], refusals[]]
  */
-import type { MinuteCounts } from "../api";
+import type { MinuteCounts } from "../wire";
 
 const MINUTE_MS = 60_000;
 

@@ -4,7 +4,7 @@
  * refreshed every REFRESH_MS. Every call goes to this service's own routes (same
  * origin), with the API token the tab holds (./api.ts, ./token-panel.ts).
  */
-import type { FleetLeases, FleetStats, SequenceHistory, StatsHistory } from "../api";
+import type { FleetLeases, FleetStats, SequenceHistory, StatsHistory } from "../wire";
 import { ApiError, api, errorBox } from "./api";
 import { byId, el, relative } from "./dom";
 import { minuteChart, SEQUENCE_CHART } from "./monitor-charts";

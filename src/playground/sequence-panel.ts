@@ -4,7 +4,7 @@
  *
  *   setUpSequencePanel(); // wires #seq-form's Create, Next and Status buttons
  */
-import type { SequenceNumbers, SequenceStatus } from "../api";
+import type { SequenceNumbers, SequenceStatus } from "../wire";
 import { api, errorBox, shownCountError } from "./api";
 import { byId, el } from "./dom";
 import { MAX_SHOWN, parseShownCount, sequencePath } from "./requests";

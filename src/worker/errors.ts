@@ -1,7 +1,7 @@
 /**
  * The service's errors: the core's codes (src/ids/errors.ts) plus the ones only
  * the service can raise (auth, routing, its config and storage), each with its
- * HTTP status. Adding a code is one line in `STATUS_OF` (src/api.ts).
+ * HTTP status. Adding a code is one line in `STATUS_OF` (src/wire/index.ts).
  *
  *   throw serviceError("not_found", "no route /nope; see /health, /layout, …");
  *   // → 404 {"error":{"code":"not_found","message":"no route /nope; …"}}
@@ -9,12 +9,12 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from "hono/utils/http-status";
-import { type ErrorBody, type ServiceErrorCode, STATUS_OF } from "../api";
 import { IdError } from "../ids/errors";
+import { type ErrorBody, type ServiceErrorCode, STATUS_OF } from "../wire";
 
 type ErrorStatus = ClientErrorStatusCode | ServerErrorStatusCode;
 
-// The table and the codes are the wire format (src/api.ts, shared with the clients);
+// The table and the codes are the wire format (src/wire/index.ts, shared with the clients);
 // here they must also be statuses Hono knows.
 STATUS_OF satisfies Record<ServiceErrorCode, ErrorStatus>;
 

@@ -7,8 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { LeaseRef } from "../../src/api";
 import { createLeasedGenerator, type IdsError, idsClient } from "../../src/client";
+import type { LeaseRef } from "../../src/wire";
 import { grantNow, twitterLayout } from "../shared/lease-grants";
 import { expectSnowflakesIncreasing } from "../shared/order";
 

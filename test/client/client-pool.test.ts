@@ -4,12 +4,12 @@
  * the service would answer `snowflakeBlocks` and `layout`.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { LayoutInfo, SnowflakeBlocks } from "../../src/api";
 import { IdsError, idErrorCode } from "../../src/client";
 import { type BlocksSource, createIdPool } from "../../src/client/pool";
 import { blocksOfRuns, expandBlocks } from "../../src/ids/snowflake/blocks";
 import { SnowflakeGenerator } from "../../src/ids/snowflake/generator";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { LayoutInfo, SnowflakeBlocks } from "../../src/wire";
 import { FrozenClock } from "../shared/fake-clock";
 
 /** 8 worker bits and 14 sequence bits: worker and sequence fields sit where Twitter's do not. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GeoPoint, LocationHint } from "../../src/api";
 import type { IdError } from "../../src/ids/errors";
+import type { GeoPoint, LocationHint } from "../../src/wire";
 import {
 	geoPointOf,
 	greatCircleKm,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startWranglerDev } from "../../scripts/lib/wrangler-dev";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 
 /**
  * Two dev servers on one state directory. `npm run dev` (scripts/dev/server.ts) holds a

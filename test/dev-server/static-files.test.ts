@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startWranglerDev } from "../../scripts/lib/wrangler-dev";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 
 /**
  * Under a real `wrangler dev`, where the static layer (public/) and the Worker are

@@ -1,6 +1,8 @@
 import { hc } from "hono/client";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { IdsError, idErrorCode, idsClient } from "../../src/client";
+import type { AppType } from "../../src/index";
 import type {
 	DecodedForeign,
 	DecodedId,
@@ -8,9 +10,7 @@ import type {
 	SnowflakeIds,
 	UlidIds,
 	UuidV7Ids,
-} from "../../src/api";
-import { IdsError, idErrorCode, idsClient } from "../../src/client";
-import type { AppType } from "../../src/index";
+} from "../../src/wire";
 import { DISCORD_EXAMPLE } from "../shared/spec-vectors";
 import { startServiceAndConsumer } from "./setup";
 

@@ -19,7 +19,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { builtEntry, workerModules } from "../../scripts/lib/built-worker";
-import type { LeaseGrant } from "../../src/api";
+import type { LeaseGrant } from "../../src/wire";
 import { previousBundle } from "./previous-version";
 
 const service = unstable_readConfig({ config: "wrangler.toml" });

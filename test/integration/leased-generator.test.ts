@@ -8,7 +8,6 @@
  */
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LeaseGrant } from "../../src/api";
 import {
 	createLeasedGenerator,
 	type IdServiceRpc,
@@ -17,6 +16,7 @@ import {
 	type LeaseSourceRpc,
 } from "../../src/client";
 import type { IdService } from "../../src/index";
+import type { LeaseGrant } from "../../src/wire";
 import { twitterLayout } from "../shared/lease-grants";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { SHORT_LEASES, SHORT_SPAN_MS, startServiceAndConsumer } from "./setup";

@@ -1,6 +1,7 @@
 /** Lease grants as the service answers them, for tests that run on the real clock (Twitter layout). */
-import type { LeaseGrant } from "../../src/api";
+
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { LeaseGrant } from "../../src/wire";
 
 export const twitterLayout = new SnowflakeLayout(TWITTER_LAYOUT);
 

@@ -8,8 +8,8 @@
  * against 0.1 ms for the app itself.
  */
 import { afterAll } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { ErrorBody } from "../../src/wire";
 import { fetchApp, jsonAnswer } from "../shared/fetch-app";
 import { printTestStats } from "./helpers";
 

@@ -3,7 +3,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { IdService } from "../../src/worker/rpc/id-service";
 import { callJson } from "./helpers";
 

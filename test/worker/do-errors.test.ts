@@ -1,8 +1,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { idErrorCode, idRetryAfter } from "../../src/client";
+import type { ErrorBody } from "../../src/wire";
 import { configFrom } from "../../src/worker/config/config";
 import type { IssueResult } from "../../src/worker/object/object-protocol";
 import { snowflakeIds } from "../../src/worker/operations/snowflake";

@@ -6,7 +6,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { FleetLeases, FleetStats, LeaseGrant, LeaseListing } from "../../src/api";
+import type { FleetLeases, FleetStats, LeaseGrant, LeaseListing } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { fetchApp } from "../shared/fetch-app";
 import { snowflakeStub, useTestClock } from "./helpers";

@@ -1,8 +1,8 @@
 /** TypeIDs, Snowflake text forms, decode of both, and /range, through the Worker. */
 
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { snowflakeFromBase32, snowflakeToBase32 } from "../../src/ids/snowflake/base32";
+import type { ErrorBody } from "../../src/wire";
 import { INVALID_TYPEIDS, VALID_TYPEIDS } from "../core/typeid-spec";
 import { expectSnowflakesIncreasing, expectTextIncreasing } from "../shared/order";
 import { call, callJson } from "./helpers";

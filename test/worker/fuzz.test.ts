@@ -23,7 +23,7 @@
 
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { call, printTestStats } from "./helpers";
 import {
 	direct,

@@ -11,7 +11,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { NAMESPACE_LAYOUT_NAME } from "../../src/worker/object/layout-guard";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, snowflakeStub } from "./helpers";

@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
+import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/wire";
 import { parseConfig } from "../../src/worker/config/config";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { acquireBudgetName } from "../../src/worker/operations/lease-acquire-limit";

@@ -4,7 +4,7 @@
  * IDs, bounds, and leases off without the setting.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { parseConfig } from "../../src/worker/config/config";
 import { appWith } from "./helpers";
 import { leasesApp } from "./lease-helpers";

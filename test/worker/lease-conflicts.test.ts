@@ -5,7 +5,7 @@
  * while a span is live; the auto routes never use them. Worker IDs 640-649.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant, SnowflakeIds } from "../../src/api";
+import type { ErrorBody, LeaseGrant, SnowflakeIds } from "../../src/wire";
 import { appWith, useTestClock } from "./helpers";
 import { LEASED, leasesApp } from "./lease-helpers";
 

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { LeaseGrant, SnowflakeBlocks, SnowflakeIds } from "../../src/api";
+import type { LeaseGrant, SnowflakeBlocks, SnowflakeIds } from "../../src/wire";
 import { tickOf } from "../shared/ticks";
 import { appWith, printTestStats, restart, useTestClock, YieldingClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";

@@ -3,7 +3,7 @@
  * worker ID, and after a takeover (lost). Worker IDs 620-629 are this file's.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant } from "../../src/api";
+import type { ErrorBody, LeaseGrant } from "../../src/wire";
 import { useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 

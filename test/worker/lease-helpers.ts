@@ -4,7 +4,7 @@
  * JSON requests to it, and the objects' test clocks. Each test uses worker IDs of
  * its own: storage is shared by the tests of a file.
  */
-import type { LeaseGrant } from "../../src/api";
+import type { LeaseGrant } from "../../src/wire";
 import { envWith, fetchApp } from "../shared/fetch-app";
 
 /** The leased worker IDs of these tests (the layout's 1024 hold them; the auto set 0-31 does not). */

@@ -3,7 +3,7 @@
  * quoting a leaseId. Worker IDs 650-659 are this file's.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant } from "../../src/api";
+import type { ErrorBody, LeaseGrant } from "../../src/wire";
 import { useTestClock } from "./helpers";
 import { LEASED, leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 

@@ -4,7 +4,7 @@
  * objects probed. Worker IDs 660-669 are this file's.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { LeaseGrant } from "../../src/api";
+import type { LeaseGrant } from "../../src/wire";
 import type { RequestLogLine } from "../../src/worker/http/middleware/request-log";
 import { useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";

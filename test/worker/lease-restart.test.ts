@@ -6,7 +6,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
+import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/wire";
 import { leaseHashOf, newLeaseId } from "../../src/worker/object/lease-secret";
 import type { SpanResult } from "../../src/worker/object/object-protocol";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";

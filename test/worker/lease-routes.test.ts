@@ -4,7 +4,7 @@
  * acquire across LEASE_WORKER_IDS. Worker IDs 600-619 are this file's.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/api";
+import type { ErrorBody, LeaseGrant, LeaseState } from "../../src/wire";
 import { FREE_LEASE_VIEW } from "../shared/lease-grants";
 import { useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";

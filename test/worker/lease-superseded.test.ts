@@ -8,8 +8,8 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, LeaseGrant } from "../../src/api";
 import type { LeaseRecord } from "../../src/ids/leases/span-rules";
+import type { ErrorBody, LeaseGrant } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";

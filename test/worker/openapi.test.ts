@@ -11,7 +11,7 @@ import type {
 	SnowflakeStatsInfo,
 	UlidIds,
 	UuidV7Ids,
-} from "../../src/api";
+} from "../../src/wire";
 import { app } from "../../src/worker/http/app";
 import { generatedModule, openApiDocument } from "../../src/worker/http/openapi/document";
 import { OPENAPI_TEMPLATE } from "../../src/worker/http/openapi/document.generated";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { call, callJson } from "./helpers";
 
 /** An asset as Cloudflare serves it (public/ with its _headers), before any Worker code. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { expandBlocks, type SnowflakeBlock } from "../../src/ids/snowflake/blocks";
+import type { ErrorBody } from "../../src/wire";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
 import { call, callJson } from "./helpers";

@@ -4,9 +4,9 @@
  * the layout, as over RPC: a range query may target another deployment's worker IDs.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { decodeId } from "../../src/ids/forms/decode";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { ErrorBody } from "../../src/wire";
 import { envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 
 type Range = { kind: string; from: string; to: string; min: string; max: string };

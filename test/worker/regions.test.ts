@@ -10,7 +10,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { IdService } from "../../src/worker/rpc/id-service";
 import { type AppRequestInit, envWith, fetchApp, jsonAnswer } from "../shared/fetch-app";
 

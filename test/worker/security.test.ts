@@ -11,7 +11,7 @@
  */
 import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith, fetchApp } from "../shared/fetch-app";

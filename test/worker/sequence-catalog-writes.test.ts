@@ -7,8 +7,8 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { SequenceList } from "../../src/api";
 import { checkSequenceSettings } from "../../src/ids/sequences";
+import type { SequenceList } from "../../src/wire";
 import { call, callJson } from "./helpers";
 import { atMinuteStart, operations, refusal, sequenceName, sequenceStub } from "./sequence-helpers";
 

@@ -6,8 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { STATUS_OF } from "../../src/api";
 import { checkSequenceSettings } from "../../src/ids/sequences";
+import { STATUS_OF } from "../../src/wire";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { FrozenClock } from "../shared/fake-clock";
 import {

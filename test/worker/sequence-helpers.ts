@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { SequenceSettingsView } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
 import { checkSequenceSettings } from "../../src/ids/sequences";
+import type { SequenceSettingsView } from "../../src/wire";
 import { configFrom } from "../../src/worker/config/config";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { sequenceOperations } from "../../src/worker/on-first-use";

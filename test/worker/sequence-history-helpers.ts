@@ -5,7 +5,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import type { SequenceHistory } from "../../src/api";
+import type { SequenceHistory } from "../../src/wire";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { FrozenClock } from "../shared/fake-clock";
 import { call, callJson } from "./helpers";

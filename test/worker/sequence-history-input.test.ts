@@ -5,7 +5,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { SequenceHistory } from "../../src/api";
+import type { SequenceHistory } from "../../src/wire";
 import { IdService } from "../../src/worker/rpc/id-service";
 import { envWith } from "../shared/fetch-app";
 import { call, callJson } from "./helpers";

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, SequenceList } from "../../src/api";
+import type { ErrorBody, SequenceList } from "../../src/wire";
 import { catalogStub } from "../../src/worker/object/catalog-calls";
 import { call, callJson } from "./helpers";
 import { sequenceName } from "./sequence-helpers";

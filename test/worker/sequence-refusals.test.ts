@@ -5,7 +5,7 @@
  * MAX_BATCH and MAX_BLOCK_COUNT, and names a route does not take (400 invalid_request).
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { call, callJson } from "./helpers";
 import { sequenceName } from "./sequence-helpers";
 

@@ -7,8 +7,8 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { SequenceNumbers } from "../../src/api";
 import { IdError } from "../../src/ids/errors";
+import type { SequenceNumbers } from "../../src/wire";
 import type { IssuedResult } from "../../src/worker/object/object-protocol";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { printTestStats } from "./helpers";

@@ -4,7 +4,7 @@
  * status, each answer exact.
  */
 import { describe, expect, it } from "vitest";
-import type { ErrorBody, SequenceNumbers, SequenceRange, SequenceStatus } from "../../src/api";
+import type { ErrorBody, SequenceNumbers, SequenceRange, SequenceStatus } from "../../src/wire";
 import { call, callJson } from "./helpers";
 import { sequenceName, unusedStatus } from "./sequence-helpers";
 

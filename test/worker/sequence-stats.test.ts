@@ -8,8 +8,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { FleetStats, SequenceCounts } from "../../src/api";
 import { checkSequenceSettings } from "../../src/ids/sequences";
+import type { FleetStats, SequenceCounts } from "../../src/wire";
 import { call, callJson } from "./helpers";
 import { atMinuteStart, operations, sequenceName, sequenceStub } from "./sequence-helpers";
 

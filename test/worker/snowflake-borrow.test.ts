@@ -6,8 +6,8 @@
  */
 
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
+import type { ErrorBody } from "../../src/wire";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";
 import { callJson, issueOrder, useTestClock, YieldingClock } from "./helpers";

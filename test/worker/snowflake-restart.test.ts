@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { expectSnowflakesIncreasing } from "../shared/order";
 import { tickOf } from "../shared/ticks";

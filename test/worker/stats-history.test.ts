@@ -8,7 +8,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { FleetStats, StatsHistory } from "../../src/api";
+import type { FleetStats, StatsHistory } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, restart, snowflakeStub } from "./helpers";
 

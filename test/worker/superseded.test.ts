@@ -8,7 +8,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { callJson, captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 

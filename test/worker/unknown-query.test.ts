@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ErrorBody } from "../../src/api";
+import type { ErrorBody } from "../../src/wire";
 import { app } from "../../src/worker/http/app";
 import { openApiDocument } from "../../src/worker/http/openapi/document";
 import { servedMethods } from "../../src/worker/http/served-methods";

@@ -76,7 +76,7 @@ export interface LeaseAsk {
 
 export type LeasePhase = "held" | "grace" | "free";
 
-/** The codes the rules refuse with (all of them service codes, src/api.ts). */
+/** The codes the rules refuse with (all of them service codes, src/wire/index.ts). */
 export type LeaseRefusalCode =
 	| "no_free_worker_id"
 	| "lease_lost"

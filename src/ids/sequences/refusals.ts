@@ -1,6 +1,6 @@
 /**
  * The refusals of named sequences: one error type whose `code` is a service code
- * (src/api.ts maps it to a status), raised or returned by the pure rules of this
+ * (src/wire/index.ts maps it to a status), raised or returned by the pure rules of this
  * folder, so HTTP, RPC and the client meet the same code and message.
  *
  *   const ruling = issueRange(state, settings, 5, Date.now());

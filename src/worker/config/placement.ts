@@ -3,8 +3,9 @@
  * applied to a request's `cf` location. Pure functions of the config, so a
  * per-set pool can key on the set `autoSetFor` returns.
  */
-import type { GeoPoint, LocationHint } from "../../api";
+
 import type { WorkerIdSet } from "../../ids/pools/worker-id-set";
+import type { GeoPoint, LocationHint } from "../../wire";
 import type { Config } from "./config";
 import { geoPointOf } from "./regions";
 

@@ -7,9 +7,10 @@
  *   regions.nearest({ latitude: 48.86, longitude: 2.35 })?.hint;   // "weur" (a caller in Paris)
  *   regions.hintOf(9);                                              // "enam"
  */
-import type { GeoPoint, LocationHint } from "../../api";
+
 import { IdError } from "../../ids/errors";
 import { WorkerIdSet } from "../../ids/pools/worker-id-set";
+import type { GeoPoint, LocationHint } from "../../wire";
 
 /** Cloudflare's location hints, in the order its documentation lists them. */
 export const LOCATION_HINTS = [

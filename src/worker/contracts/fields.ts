@@ -12,8 +12,9 @@
  *   readInput(ulid, limits, { cout: 5 });
  *   // throws invalid_request: unknown parameter "cout"; it takes count, format
  */
-import type { ServiceErrorCode } from "../../api";
+
 import { IdError } from "../../ids/errors";
+import type { ServiceErrorCode } from "../../wire";
 
 /** A set of worker IDs as the rules need it (a WorkerIdSet is one). */
 export interface IdSet {

@@ -1,6 +1,6 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
-import type { SequenceNumbers } from "../../api";
+import type { SequenceNumbers } from "../../wire";
 import type { Config } from "../config/config";
 import { askedNote } from "../request-note";
 import type { AppEnv } from "./app-env";

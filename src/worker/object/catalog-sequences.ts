@@ -9,7 +9,7 @@
  *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: 41, … }, now);
  *   table.page(null, 100); // { names: ["orders"], more: false }
  */
-import type { SequenceCounts, SequenceSettings } from "../../ops-api";
+import type { SequenceCounts, SequenceSettings } from "../../wire/operations";
 
 /** What a sequence's object reports: everything its row holds, so a report alone lists the name. */
 export type SequenceReport = Omit<SequenceCounts, "reportedAtMs">;

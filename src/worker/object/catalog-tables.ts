@@ -11,7 +11,7 @@
  *   tables.leases(); // [{ workerId: 600, holder: "pod-7", state: "held", … }]
  */
 import type { MinuteCounts } from "../../ids/minute-tally";
-import type { LeaseListing, WorkerIdCounts } from "../../ops-api";
+import type { LeaseListing, WorkerIdCounts } from "../../wire/operations";
 import { SequenceTable } from "./catalog-sequences";
 import { addMinutes, HISTORY_MS } from "./history";
 

@@ -11,7 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { MinuteCounts } from "../../ids/minute-tally";
-import type { FleetLeases, SequenceSettings } from "../../ops-api";
+import type { FleetLeases, SequenceSettings } from "../../wire/operations";
 import type { SequenceReport } from "./catalog-sequences";
 import type { CatalogTables, LeaseNote, WorkerIdReport } from "./catalog-tables";
 import { catalogModules } from "./object-parts";

@@ -6,12 +6,13 @@
  *
  *   const answer: IssueResult = await snowflakeStub(env, 7).issue(7, 10);
  */
-import type { SequenceStatus, SnowflakeStatsInfo } from "../../api";
+
 import type { GrantedSpan } from "../../ids/leases/keeper";
 import type { LeaseView } from "../../ids/leases/span-rules";
 import type { MinuteCounts } from "../../ids/minute-tally";
 import type { IdRun } from "../../ids/snowflake/runs";
-import type { LeaseListing, SequenceCounts, WorkerIdCounts } from "../../ops-api";
+import type { SequenceStatus, SnowflakeStatsInfo } from "../../wire";
+import type { LeaseListing, SequenceCounts, WorkerIdCounts } from "../../wire/operations";
 import type { ObjectFailure } from "./object-answers";
 import type { IssuedNumbers } from "./sequence-book";
 

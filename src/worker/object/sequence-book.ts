@@ -13,7 +13,7 @@
  *   book.report();           // the counts for the fleet catalog: { name: "orders", next: "1002", issued: 2, … }
  *   book.counters();         // what its history counts by minute: { issued: 2, requests: 1, lastIssuedAt: … }
  */
-import type { SequenceStatus } from "../../api";
+
 import {
 	advanceTo,
 	checkSequenceName,
@@ -37,6 +37,7 @@ import {
 	settingsView,
 	storedState,
 } from "../../ids/sequences";
+import type { SequenceStatus } from "../../wire";
 import { serviceError } from "../errors";
 import type { SequenceReport } from "./catalog-sequences";
 import type { SequenceCounters } from "./sequence-minutes";

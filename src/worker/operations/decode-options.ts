@@ -8,7 +8,6 @@
  *   decodeWith(config, "175928847299117063", { layout: "discord" });
  */
 
-import type { DecodeOptions } from "../../api";
 import { IdError } from "../../ids/errors";
 import { type DecodedId, decodeId } from "../../ids/forms/decode";
 import {
@@ -19,6 +18,7 @@ import {
 	type ForeignLayout,
 } from "../../ids/forms/foreign-layouts";
 import { MAX_DATE_MS } from "../../ids/snowflake/layout";
+import type { DecodeOptions } from "../../wire";
 import type { Config } from "../config/config";
 
 export type { DecodeOptions };

@@ -7,8 +7,9 @@
  *   const { leases } = await fleetLeases(env, config);
  *   const text = await metricsText(env, config);  // Prometheus exposition format
  */
-import type { FleetLeases, FleetStats, StatsHistory } from "../../api";
+
 import { windowStart } from "../../ids/minute-tally";
+import type { FleetLeases, FleetStats, StatsHistory } from "../../wire";
 import type { Config } from "../config/config";
 import { leasedIds } from "../contracts/leases";
 import { limitsOf } from "../contracts/limits";

@@ -6,9 +6,10 @@
  *   typeidIds(env, { prefix: "user", count: 2 }); // { type: "typeid", prefix: "user", ids: ["user_01j…", …] }
  *   idRange(env, { kind: "ulid", from: "2026-11-01", to: "2026-11-02" });
  */
-import type { IdRange, TypeIdIds } from "../../api";
+
 import { TypeIdFactory } from "../../ids/forms/typeid";
 import { idBounds } from "../../ids/ranges/id-bounds";
+import type { IdRange, TypeIdIds } from "../../wire";
 import type { Config } from "../config/config";
 import type { ContractInput } from "../contracts/fields";
 import type { rangeContract } from "../contracts/forms";

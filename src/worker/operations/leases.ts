@@ -9,9 +9,10 @@
  *   const grant = await acquireLease(env, config, { holder: "pod-7" });
  *   // { workerId: 600, leaseId: "…", from, to, fromMs, toMs, serverNowMs, layout }
  */
-import type { LeaseGrant, LeaseState } from "../../api";
+
 import type { GrantedSpan } from "../../ids/leases/keeper";
 import type { WorkerIdSet } from "../../ids/pools/worker-id-set";
+import type { LeaseGrant, LeaseState } from "../../wire";
 import type { Config } from "../config/config";
 import type { ContractInput } from "../contracts/fields";
 import {

@@ -1,7 +1,7 @@
 /**
  * The named-sequence operations, one implementation for every transport: each takes
  * input the transport has checked (a valid name, settings, a count within MAX_BATCH
- * or MAX_BLOCK_COUNT) and answers the wire types of src/api.ts, or throws a service
+ * or MAX_BLOCK_COUNT) and answers the wire types of src/wire/index.ts, or throws a service
  * error. Ordered mode is one object call per request; pooled mode serves from this
  * isolate's buffer of segments (./sequence-pools.ts).
  *
@@ -9,13 +9,7 @@
  *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
-import type {
-	SequenceHistory,
-	SequenceList,
-	SequenceNumbers,
-	SequenceRange,
-	SequenceStatus,
-} from "../../api";
+
 import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
@@ -25,6 +19,13 @@ import {
 	type SequenceSettings,
 	settingsView,
 } from "../../ids/sequences";
+import type {
+	SequenceHistory,
+	SequenceList,
+	SequenceNumbers,
+	SequenceRange,
+	SequenceStatus,
+} from "../../wire";
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
 import { askCatalog } from "../object/catalog-calls";

@@ -3,12 +3,13 @@
  * HTTP routes and the IdService RPC entrypoint: each takes its input checked by its
  * contract (./contracts/), so both transports get the same values and errors.
  */
-import type { SnowflakeBlocks, SnowflakeIds } from "../../api";
+
 import type { DecodedId } from "../../ids/forms/decode";
 import type { DecodedForeign } from "../../ids/forms/foreign-layouts";
 import type { Background, IssuedRuns } from "../../ids/pools/id-pool";
 import { formatRunsAs, snowflakeText, snowflakeTextForm } from "../../ids/snowflake/base32";
 import { blocksOfRuns } from "../../ids/snowflake/blocks";
+import type { SnowflakeBlocks, SnowflakeIds } from "../../wire";
 import type { Config } from "../config/config";
 import { autoSetFor, type CallerCf } from "../config/placement";
 import type { ContractInput } from "../contracts/fields";

@@ -5,9 +5,10 @@
  *
  *   ulidIds(config, { count: 2 }); // { type: "ulid", ids: ["01J…", "01J…"] }
  */
-import type { UlidIds, UuidV7Ids } from "../../api";
+
 import { UlidFactory, ulidToUuid } from "../../ids/forms/ulid";
 import { UuidV7Factory } from "../../ids/forms/uuidv7";
+import type { UlidIds, UuidV7Ids } from "../../wire";
 import type { Config } from "../config/config";
 import type { ContractInput } from "../contracts/fields";
 import type { ulidContract, uuidv7Contract } from "../contracts/ids";

@@ -5,6 +5,9 @@
  *   const [id] = (await env.IDS.snowflake({ count: 1 })).ids;
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
+import { describeValue } from "../../ids/errors";
+import type { DecodedId } from "../../ids/forms/decode";
+import type { DecodedForeign } from "../../ids/forms/foreign-layouts";
 import type {
 	AcquireLeaseOptions,
 	AdvanceSequenceOptions,
@@ -40,10 +43,7 @@ import type {
 	TypeIdOptions,
 	UlidOptions,
 	UuidV7Options,
-} from "../../api";
-import { describeValue } from "../../ids/errors";
-import type { DecodedId } from "../../ids/forms/decode";
-import type { DecodedForeign } from "../../ids/forms/foreign-layouts";
+} from "../../wire";
 import { decodeContract, rangeContract } from "../contracts/forms";
 import {
 	blocksContract,
@@ -92,7 +92,7 @@ import { trustedEnv } from "./trusted-env";
  * starts with its code, `invalid_count: count must be …`, because only the message
  * survives the RPC boundary; `idErrorCode(error)` in src/client/index.ts reads it back.
  * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
- * `IdServiceRpc` (src/api.ts) is these methods as plain types, for callers outside this repo.
+ * `IdServiceRpc` (src/wire/index.ts) is these methods as plain types, for callers outside this repo.
  */
 export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, SettledRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
@@ -346,7 +346,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	 * Any method of this entrypoint, its refusal answered as a value: `{ value }`, or
 	 * `{ error }` with the message it would have rejected with. A rejection never
 	 * crosses here, so workerd reports none as an uncaught exception of the service
-	 * (src/api.ts, `SettledRpc`); the method still writes its own log line.
+	 * (src/wire/index.ts, `SettledRpc`); the method still writes its own log line.
 	 */
 	async settle<M extends keyof IdServiceRpc>(
 		method: M,

@@ -12,8 +12,9 @@
  * Its arguments are read through the operation's contract (`rpcArgs`; `leaseRefOf`
  * for the lease a holder passes back).
  */
-import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../api";
+
 import { IdError } from "../../ids/errors";
+import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../wire";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
 import { limitsOf } from "../contracts/limits";

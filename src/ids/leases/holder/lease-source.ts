@@ -1,7 +1,7 @@
 /**
  * What a lease holder (lease-holder.ts) needs of the service, as plain structural
  * types: `idsClient` and an `IdService` binding both have these methods (the wire
- * types in src/api.ts carry more fields). Also the holder's checks of an answer
+ * types in src/wire/index.ts carry more fields). Also the holder's checks of an answer
  * and its own refusals, each documented by when it is returned.
  */
 import { describeValue, IdError, type IdErrorCode } from "../../errors";
@@ -30,7 +30,7 @@ export interface LeaseRefFields {
 	leaseId: string;
 }
 
-/** The service's lease methods (`LeaseRpc` in src/api.ts). A failure carries its code. */
+/** The service's lease methods (`LeaseRpc` in src/wire/index.ts). A failure carries its code. */
 export interface LeaseSource {
 	acquireLease(options?: {
 		holder?: string | undefined;

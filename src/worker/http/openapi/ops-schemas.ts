@@ -1,5 +1,5 @@
 /**
- * The operations routes' answers as zod schemas (src/ops-api.ts's types), for the
+ * The operations routes' answers as zod schemas (src/wire/operations.ts's types), for the
  * OpenAPI document only: ./schemas.ts adds them to the answer schemas.
  */
 import * as z from "zod";

@@ -2,12 +2,12 @@
  * The service's answers as zod schemas, for the OpenAPI document only: requests are
  * validated by the contracts in ../contracts/ (which the
  * document also uses), answers are built by the operations. test/integration/openapi.test.ts
- * checks these against the TypeScript wire types (src/api.ts) and against live answers.
+ * checks these against the TypeScript wire types (src/wire/index.ts) and against live answers.
  * Built on first use (the document's first request): a new isolate's startup does
  * not construct them.
  */
 import * as z from "zod";
-import { type ServiceErrorCode, STATUS_OF } from "../../../api";
+import { type ServiceErrorCode, STATUS_OF } from "../../../wire";
 import { LOCATION_HINTS } from "../../config/regions";
 import { opsAnswerSchemas } from "./ops-schemas";
 

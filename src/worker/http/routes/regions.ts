@@ -1,4 +1,4 @@
-import type { RegionsInfo } from "../../../api";
+import type { RegionsInfo } from "../../../wire";
 import type { Config } from "../../config/config";
 import { autoSetFor, type CallerCf, callerPoint } from "../../config/placement";
 import { greatCircleKm, HINT_POINTS } from "../../config/regions";

@@ -1,12 +1,12 @@
 /**
  * The wire format of named sequences: what the `/sequences` routes and the
  * sequence methods of IdService answer and take, and those methods as plain types.
- * src/api.ts re-exports it all.
+ * src/wire/index.ts re-exports it all.
  *
  *   const { numbers } = await ids.nextInSequence("orders", { count: 2 }); // SequenceNumbers
  */
-import type { MinuteCounts } from "./ids/minute-tally";
-import type { SequenceSettingsView } from "./ids/sequences/settings";
+import type { MinuteCounts } from "../ids/minute-tally";
+import type { SequenceSettingsView } from "../ids/sequences/settings";
 
 /**
  * What `next` answers: `count` consecutive numbers of a named sequence, as decimal

@@ -4,7 +4,7 @@
  *
  *   const { workerIds } = await client.fleetStats(); // [{ workerId: 7, issued: 1200, … }]
  */
-import type { MinuteCounts } from "./ids/minute-tally";
+import type { MinuteCounts } from "../ids/minute-tally";
 
 export type { MinuteCounts };
 

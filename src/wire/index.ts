@@ -5,20 +5,20 @@
  * one definition.
  */
 
-import type { SequenceRpc } from "./api-sequences";
-import type { IdErrorCode } from "./ids/errors";
-import type { DecodedId, DecodeFormat } from "./ids/forms/decode";
-import type { DecodedForeign, PresetName } from "./ids/forms/foreign-layouts";
-import type { BoundsKind } from "./ids/ranges/id-bounds";
-import type { SequenceSettingsView } from "./ids/sequences/settings";
-import type { SnowflakeFormat } from "./ids/snowflake/base32";
-import type { SnowflakeBlock } from "./ids/snowflake/blocks";
-import type { SnowflakeStats } from "./ids/snowflake/generator";
-import type { SnowflakeLayout } from "./ids/snowflake/layout";
-import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./ops-api";
+import type { IdErrorCode } from "../ids/errors";
+import type { DecodedId, DecodeFormat } from "../ids/forms/decode";
+import type { DecodedForeign, PresetName } from "../ids/forms/foreign-layouts";
+import type { BoundsKind } from "../ids/ranges/id-bounds";
+import type { SequenceSettingsView } from "../ids/sequences/settings";
+import type { SnowflakeFormat } from "../ids/snowflake/base32";
+import type { SnowflakeBlock } from "../ids/snowflake/blocks";
+import type { SnowflakeStats } from "../ids/snowflake/generator";
+import type { SnowflakeLayout } from "../ids/snowflake/layout";
+import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./operations";
+import type { SequenceRpc } from "./sequences";
 
-export type * from "./api-sequences";
-export type * from "./ops-api";
+export type * from "./operations";
+export type * from "./sequences";
 export type {
 	BoundsKind,
 	DecodedForeign,

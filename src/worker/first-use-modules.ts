@@ -16,6 +16,7 @@ export * as sequenceMinutes from "./object/sequence-minutes";
 export * as workerIdStorage from "./object/worker-id-storage";
 export * as opsOperations from "./operations/fleet";
 export * as formOperations from "./operations/forms-and-ranges";
+export * as leafOperations from "./operations/leaf";
 export * as leaseOperations from "./operations/leases";
 export * as sequenceOperations from "./operations/sequences";
 export * as snowflakeOperations from "./operations/snowflake";

@@ -24,5 +24,8 @@ export const opsOperations = async (): Promise<typeof import("./operations/fleet
 /** The `/docs` page and its CSP. */
 export const docsPage = async () => (await firstUse()).docsPage;
 
+/** leaf-server's routes: a sequence's next number, one Snowflake, a decode in Leaf's words. */
+export const leafOperations = async () => (await firstUse()).leafOperations;
+
 /** The sequence operations (create, next, reserve, advance, status), for the transports. */
 export const sequenceOperations = async () => (await firstUse()).sequenceOperations;

@@ -145,6 +145,13 @@ const SUCCESSES: Call[] = [
 	{ method: "get", operation: "/stats/history", url: "/stats/history?minutes=5" },
 	{ method: "get", operation: "/stats/{workerId}/history", url: "/stats/7/history?minutes=5" },
 	{ method: "get", operation: "/metrics", url: "/metrics" },
+	{ method: "get", operation: "/api/snowflake/get/{key}", url: "/api/snowflake/get/order" },
+	{ method: "post", operation: "/api/snowflake/get/{key}", url: "/api/snowflake/get/order" },
+	{
+		method: "get",
+		operation: "/decodeSnowflakeId",
+		url: "/decodeSnowflakeId?snowflakeId=910499571847892992",
+	},
 ];
 
 const RENEW = "/leases/{workerId}/renew";
@@ -221,6 +228,22 @@ const SEQUENCE_CALLS: [Call, number][] = [
 		200,
 	],
 	[{ method: "get", operation: "/sequences/{name}", url: `/sequences/${SEQUENCE}` }, 200],
+	[
+		{
+			method: "get",
+			operation: "/api/segment/get/{key}",
+			url: `/api/segment/get/${SEQUENCE}`,
+		},
+		200,
+	],
+	[
+		{
+			method: "post",
+			operation: "/api/segment/get/{key}",
+			url: `/api/segment/get/${SEQUENCE}`,
+		},
+		200,
+	],
 	[{ method: "get", operation: "/sequences", url: "/sequences?limit=5" }, 200],
 	[
 		{
@@ -312,6 +335,21 @@ describe("GET /openapi.json", () => {
 				},
 				409,
 				"sequence_exists",
+			],
+			[
+				{ method: "get", operation: "/api/segment/get/{key}", url: "/api/segment/get/never-made" },
+				404,
+				"unknown_sequence",
+			],
+			[
+				{ method: "post", operation: "/api/segment/get/{key}", url: "/api/segment/get/.x" },
+				400,
+				"invalid_sequence_name",
+			],
+			[
+				{ method: "get", operation: "/decodeSnowflakeId", url: "/decodeSnowflakeId?snowflakeId=x" },
+				400,
+				"invalid_id",
 			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?cuont=3" }, 400, "invalid_request"],
 			[{ method: "get", operation: "/health", url: "/health?t=1" }, 400, "invalid_request"],

@@ -23,6 +23,7 @@ import { requestLog } from "./middleware/request-log";
 import { FILE_METHODS, isFilePath, staticFiles } from "./middleware/static-files";
 import { urlLengthGuard } from "./middleware/url-guard";
 import { docsRoutes } from "./routes/docs";
+import { leafRoutes } from "./routes/leaf";
 import { leaseRoutes } from "./routes/leases";
 import { metaRoutes } from "./routes/meta";
 import { opsRoutes } from "./routes/ops";
@@ -72,6 +73,7 @@ const routes = base
 	.route("/", leaseRoutes)
 	.route("/", opsRoutes)
 	.route("/", sequenceRoutes)
+	.route("/", leafRoutes)
 	.route("/", statelessRoutes)
 	.route("/", typeidRoutes)
 	.route("/", rangeRoutes);

@@ -10,6 +10,7 @@ import type { Contract } from "../contracts/fields";
 import { namesTaken } from "../contracts/fields";
 import * as forms from "../contracts/forms";
 import * as ids from "../contracts/ids";
+import * as leaf from "../contracts/leaf";
 import * as leases from "../contracts/leases";
 import * as ops from "../contracts/ops";
 import * as sequences from "../contracts/sequences";
@@ -65,6 +66,8 @@ const named = { path: ["workerId"] } as const;
 const withBody = { body: true } as const;
 /** The sequence routes: `/sequences/:name/…`. */
 const sequence = { path: ["name"] } as const;
+/** The Leaf routes: `/api/…/get/:key`. */
+const leafKey = { path: ["key"] } as const;
 /** The lease routes: the body only, never the URL's query. */
 const bodyOnly = { body: true, query: false } as const;
 
@@ -107,4 +110,10 @@ export const http = {
 	sequenceStatus: httpInput(sequences.sequenceStatusContract, sequence),
 	sequenceList: httpInput(sequences.listContract),
 	sequenceHistory: httpInput(ops.sequenceHistoryContract, sequence),
+	/** leaf-server's routes: `/api/segment/get/:key`, `/api/snowflake/get/:key`, `/decodeSnowflakeId`. */
+	leafSegment: httpInput(leaf.leafSegmentContract, leafKey),
+	leafSegmentPost: httpInput(leaf.leafSegmentContract, { ...leafKey, ...withBody }),
+	leafSnowflake: httpInput(leaf.leafSnowflakeContract, leafKey),
+	leafSnowflakePost: httpInput(leaf.leafSnowflakeContract, { ...leafKey, ...withBody }),
+	leafDecode: httpInput(leaf.leafDecodeContract),
 };

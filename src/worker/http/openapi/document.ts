@@ -12,6 +12,7 @@ import { version as packageVersion } from "../../../../package.json";
 import { describe } from "./describe";
 import { VERSION_MARK } from "./operation";
 import { docsOperations } from "./paths/docs";
+import { leafOperations } from "./paths/leaf";
 import { leaseOperations } from "./paths/leases";
 import { metaOperations } from "./paths/meta";
 import { opsOperations } from "./paths/ops";
@@ -37,6 +38,7 @@ export const documentedOperations = [
 	...leaseOperations,
 	...opsOperations,
 	...sequenceOperations,
+	...leafOperations,
 	...statelessOperations,
 	...typeidOperations,
 	...rangeOperations,

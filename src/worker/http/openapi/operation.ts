@@ -19,6 +19,7 @@ export interface OperationSpec {
 		| "Leases"
 		| "Operations"
 		| "Sequences"
+		| "Leaf-compatible"
 		| "ULID and UUIDv7"
 		| "ID forms and ranges"
 		| "Decode"

@@ -256,6 +256,18 @@ function build() {
 		names: z.array(z.string()),
 		cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last"),
 	});
+	const leafDecodedSchema = z
+		.object({
+			workerId: decimalId,
+			sequenceId: decimalId,
+			timestamp: z
+				.string()
+				.regex(/^[0-9]+\([0-9]{4,}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\)$/)
+				.describe(
+					"Unix ms, then the same instant as yyyy-MM-dd HH:mm:ss.SSS in UTC in parentheses",
+				),
+		})
+		.describe("leaf-server's decodeSnowflakeId answer: every field a string");
 	/** The OpenAPI document itself. */
 	const documentSchema = z.record(z.string(), z.unknown());
 	return {
@@ -278,6 +290,7 @@ function build() {
 		sequenceRangeSchema,
 		sequenceStatusSchema,
 		sequenceListSchema,
+		leafDecodedSchema,
 	};
 }
 

@@ -3,10 +3,40 @@
  * was served, shared by both transports' loggers (./http/middleware/request-log.ts for
  * HTTP, ./rpc/rpc-call.ts for RPC), so neither imports the other.
  */
+/**
+ * Every `kind` a log line can name: what was asked for. docs/PRODUCTION.md lists them
+ * ("Monitoring"), and a docs test holds that list to this one.
+ */
+export const REQUEST_KINDS = [
+	"snowflake",
+	"snowflake-blocks",
+	"snowflake-stats",
+	"ulid",
+	"uuidv7",
+	"typeid",
+	"range",
+	"lease",
+	"lease-status",
+	"leases",
+	"fleet-stats",
+	"stats-history",
+	"metrics",
+	"sequence",
+	"sequence-range",
+	"sequence-create",
+	"sequence-advance",
+	"sequence-status",
+	"sequence-list",
+	"sequence-history",
+	"leaf-segment",
+	"leaf-snowflake",
+] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
 /** What a handler may add to its request's log line. */
 export interface RequestNote {
-	/** What was asked for: snowflake, snowflake-blocks, snowflake-stats, ulid, uuidv7, lease, lease-status. */
-	kind?: string;
+	/** What was asked for (REQUEST_KINDS). */
+	kind?: RequestKind;
 	/** The worker ID named, or (on success) the one an auto request used. */
 	workerId?: number;
 	/** How many IDs were asked for (on success, answered). */
@@ -27,7 +57,7 @@ export interface RequestNote {
  * and count only when they are safe integers (never an unparsable or huge input).
  */
 export function askedNote(
-	kind: string,
+	kind: RequestKind,
 	asked: { workerId?: unknown; count?: unknown } | null | undefined,
 ): RequestNote {
 	const note: RequestNote = { kind };

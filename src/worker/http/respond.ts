@@ -2,7 +2,7 @@ import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
 import type { SequenceNumbers } from "../../wire";
 import type { Config } from "../config/config";
-import { askedNote } from "../request-note";
+import { askedNote, type RequestKind } from "../request-note";
 import type { AppEnv } from "./app-env";
 import { noteRequest } from "./middleware/request-log";
 
@@ -44,7 +44,7 @@ function idsJson(body: { ids: string[] }): string {
  */
 export function noteAsked(
 	c: Context<AppEnv>,
-	asked: { kind: string; workerId?: unknown; count?: unknown },
+	asked: { kind: RequestKind; workerId?: unknown; count?: unknown },
 ): void {
 	noteRequest(c, askedNote(asked.kind, asked));
 }
@@ -55,14 +55,14 @@ export function noteAsked(
  */
 export function isolateIdsResponse<
 	I extends { count?: number },
-	T extends { type: string; ids: string[] },
->(c: Context<AppEnv>, kind: string, input: I, make: (config: Config, input: I) => T) {
+	T extends { type: RequestKind; ids: string[] },
+>(c: Context<AppEnv>, kind: RequestKind, input: I, make: (config: Config, input: I) => T) {
 	noteAsked(c, { kind, count: input.count ?? 1 });
 	return idsResponse(c, make(c.var.config, input));
 }
 
 /** A generation answer: JSON, or one ID per line for `Accept: text/plain`. Never cached. */
-export function idsResponse<T extends { type: string; ids: string[]; workerId?: number }>(
+export function idsResponse<T extends { type: RequestKind; ids: string[]; workerId?: number }>(
 	c: Context<AppEnv>,
 	body: T,
 ): Response & TypedResponse<T, 200, "json"> {

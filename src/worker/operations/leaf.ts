@@ -52,7 +52,7 @@ export interface LeafDecoded {
 const pad = (value: number, digits = 2) => String(value).padStart(digits, "0");
 
 /** Unix ms as SimpleDateFormat's `yyyy-MM-dd HH:mm:ss.SSS`, in UTC. */
-export function leafTime(ms: number): string {
+function leafTime(ms: number): string {
 	const at = new Date(ms);
 	const date = `${pad(at.getUTCFullYear(), 4)}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
 	const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())}`;

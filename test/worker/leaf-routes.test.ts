@@ -166,7 +166,35 @@ describe("/decodeSnowflakeId", () => {
 	});
 });
 
+/** The request's log line (console.log captured), and the answer's text. */
+async function logged(path: string) {
+	const lines: string[] = [];
+	const spy = vi.spyOn(console, "log").mockImplementation((line) => lines.push(String(line)));
+	const response = await fetchApp(path).finally(() => spy.mockRestore());
+	return { text: await response.text(), line: lines.at(-1) ?? "" };
+}
+
 describe("the Leaf routes as every route", () => {
+	it("write a log line naming the kind and route, never the ID", async () => {
+		const name = await created("leaf-log");
+		const segment = await logged(`/api/segment/get/${name}`);
+		expect(JSON.parse(segment.line)).toMatchObject({
+			route: "/api/segment/get/:key",
+			status: 200,
+			kind: "leaf-segment",
+			count: 1,
+		});
+		const snowflake = await logged("/api/snowflake/get/x");
+		expect(JSON.parse(snowflake.line)).toMatchObject({
+			route: "/api/snowflake/get/:key",
+			kind: "leaf-snowflake",
+			count: 1,
+			source: expect.stringMatching(/^(pool|direct)$/),
+			workerId: expect.any(Number),
+		});
+		expect(snowflake.line).not.toContain(snowflake.text);
+	});
+
 	const TOKEN = "leaf-routes-test-token-0123456789";
 
 	it.each([

@@ -20,6 +20,7 @@ import {
 	refusal,
 	sequenceName,
 	sequenceStub,
+	unreachableCatalogEnv,
 } from "./sequence-helpers";
 
 const json = (method: string, body: unknown): RequestInit => ({
@@ -39,17 +40,6 @@ async function shownIn(name: string): Promise<string[]> {
 		places.push("metrics");
 	}
 	return places;
-}
-
-/** The real env with a fleet catalog whose retire the platform cannot reach. */
-function unreachableCatalogEnv(): Env {
-	const CATALOG = {
-		idFromName: (name: string) => env.CATALOG.idFromName(name),
-		get: () => ({
-			retireSequence: () => Promise.reject(new Error("catalog unreachable (test)")),
-		}),
-	};
-	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
 }
 
 describe("a retired sequence in the fleet view", () => {
@@ -90,7 +80,7 @@ describe("a retired sequence in the fleet view", () => {
 		const { ops, config } = await operations();
 		const name = await createdSequence("retire-catalog-fail");
 		const failed = await refusal(
-			ops.retireSequence(unreachableCatalogEnv(), config, { name, confirm: name }),
+			ops.retireSequence(unreachableCatalogEnv("retireSequence"), config, { name, confirm: name }),
 		);
 		expect(failed.code).toBe("unavailable");
 		expect(failed.message).toContain("the fleet catalog");

@@ -184,6 +184,8 @@ export interface RegionsInfo {
 	workerIds: string;
 	/** The worker IDs of auto requests without a region (AUTO_WORKER_IDS). */
 	autoWorkerIds: string;
+	/** The worker IDs lent to lease holders (LEASE_WORKER_IDS); "" when leases are off. */
+	leaseWorkerIds: string;
 	regions: {
 		hint: LocationHint;
 		workerIds: string;

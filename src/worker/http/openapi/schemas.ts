@@ -129,6 +129,9 @@ function build() {
 	const regionsSchema = z.object({
 		workerIds: workerIdSet,
 		autoWorkerIds: workerIdSet,
+		leaseWorkerIds: z
+			.string()
+			.describe('LEASE_WORKER_IDS, the worker IDs lent to lease holders; "" when leases are off'),
 		regions: z.array(
 			z.object({
 				hint: z.enum(LOCATION_HINTS),

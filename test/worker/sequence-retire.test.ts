@@ -104,7 +104,7 @@ describe("retiring a sequence", () => {
 			400,
 			{
 				code: "invalid_request",
-				message: `confirm must be the sequence's name, "${name}", to retire it (a retire cannot be undone); got "${name}x"`,
+				message: `confirm must be the sequence's name, "${name}"; got "${name}x"`,
 			},
 		]);
 		const number = await retire(name, { confirm: 5 });
@@ -168,7 +168,7 @@ describe("retiring a sequence", () => {
 	it("answers over RPC as over HTTP, refusals in the same words", async () => {
 		const name = await usedSequence("retire-rpc");
 		await expect(rpc().retireSequence(name, { confirm: "nope" })).rejects.toThrow(
-			`invalid_request: confirm must be the sequence's name, "${name}", to retire it`,
+			`invalid_request: confirm must be the sequence's name, "${name}"; got "nope"`,
 		);
 		await expect(
 			rpc().retireSequence(name, undefined as unknown as { confirm: string }),

@@ -135,7 +135,7 @@ export const retireContract = contract(
 		name: sequenceNameField,
 		confirm: field.text(
 			"invalid_request",
-			"The sequence's name again: a retire cannot be undone, so it is confirmed by name",
+			"The sequence's name again (a retire cannot be undone)",
 			"the sequence's name, repeated",
 			{ maxLength: MAX_SEQUENCE_NAME_LENGTH, show: shownName },
 		),
@@ -145,7 +145,7 @@ export const retireContract = contract(
 		if (confirm !== name) {
 			throw new IdError<ServiceErrorCode>(
 				"invalid_request",
-				`confirm must be the sequence's name, ${JSON.stringify(name)}, to retire it (a retire cannot be undone); got ${shownName(confirm)}`,
+				`confirm must be the sequence's name, ${JSON.stringify(name)}; got ${shownName(confirm)}`,
 			);
 		}
 	},

@@ -11,7 +11,8 @@
  *
  * Retries: `next` and `reserve` are retried like every call (429, 502-504, network
  * failures): a retried call whose first attempt reached the service leaves a gap,
- * never a number twice. create, advance, status, history and list are safe to repeat.
+ * never a number twice. create, advance, status, history, list and retire are safe to
+ * repeat (a retire again answers what the first did).
  */
 
 import { IdError } from "../ids/errors";
@@ -21,6 +22,7 @@ import {
 	type ListSequencesOptions,
 	type NextInSequenceOptions,
 	type ReserveInSequenceOptions,
+	type RetireSequenceOptions,
 	type SequenceHistory,
 	type SequenceHistoryOptions,
 	type SequenceList,
@@ -56,6 +58,14 @@ export function sequenceCalls(request: ServiceRequest) {
 		/** Settings, next number, counts, period and (pooled) step. */
 		async sequenceStatus(name: string, call?: CallOptions) {
 			return request<SequenceStatus>("GET", sequencePath(name), {}, undefined, call);
+		},
+		/**
+		 * Retires the sequence for good (`DELETE /sequences/:name`), `confirm` its name
+		 * again: its last status with `retiredAt`. Then every call on it is
+		 * `sequence_retired`, and its name can never be created again.
+		 */
+		async retireSequence(name: string, options: RetireSequenceOptions, call?: CallOptions) {
+			return request<SequenceStatus>("DELETE", sequencePath(name), {}, options, call);
 		},
 		/** Per-minute counts for the last 1-1440 minutes (default 60): numbers issued, requests, refusals by code. */
 		async sequenceHistory(

@@ -51,25 +51,32 @@ export const tokenEvents = {
 	accepted: () => {},
 };
 
-export async function api<T>(path: string, method = "GET"): Promise<T> {
+/** `path` with `method` (and `body` as JSON): the answer's JSON, or an `ApiError`. */
+export async function api<T>(path: string, method = "GET", body?: object): Promise<T> {
 	const headers: Record<string, string> = { Accept: "application/json" };
 	const token = getToken();
 	if (token) headers.Authorization = `Bearer ${token}`;
+	if (body) headers["Content-Type"] = "application/json";
 	let response: Response;
 	try {
-		response = await fetch(path, { method, headers, cache: "no-store" });
+		response = await fetch(path, {
+			method,
+			headers,
+			cache: "no-store",
+			...(body ? { body: JSON.stringify(body) } : {}),
+		});
 	} catch (error) {
 		throw new ApiError(0, "network_error", `could not reach the service (${messageOf(error)})`);
 	}
 	const text = await response.text();
-	let body: unknown = null;
+	let answer: unknown = null;
 	try {
-		body = text ? JSON.parse(text) : null;
+		answer = text ? JSON.parse(text) : null;
 	} catch {
-		body = null;
+		answer = null;
 	}
 	if (!response.ok) {
-		const info = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error ?? {};
+		const info = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error ?? {};
 		const error = new ApiError(
 			response.status,
 			typeof info.code === "string" ? info.code : `http_${response.status}`,
@@ -81,14 +88,14 @@ export async function api<T>(path: string, method = "GET"): Promise<T> {
 		throw error;
 	}
 	if (token) tokenEvents.accepted();
-	if (!body || typeof body !== "object") {
+	if (!answer || typeof answer !== "object") {
 		throw new ApiError(
 			response.status,
 			"bad_response",
 			"the service answered something other than JSON",
 		);
 	}
-	return body as T;
+	return answer as T;
 }
 
 function messageOf(error: unknown): string {

@@ -1,7 +1,7 @@
 /**
  * The monitor page's charts (uPlot, bundled): IDs issued per minute on the left
- * axis, waits and refusals on the right, one chart per view (the fleet, one worker
- * ID, one sequence: its numbers, and no waits). A chart is made once and given new
+ * axis, the calls on the right (requests, waits and refusals), one chart per view
+ * (the fleet, one worker ID, one sequence: its numbers, and no waits). A chart is made once and given new
  * data on each refresh; it follows its container's width.
  *
  *   const chart = minuteChart(byId("fleet-chart")); // titled by its card
@@ -10,9 +10,10 @@
  */
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import type { ChartColumns } from "./monitor-data";
 
 export interface MinuteChart {
-	update(columns: uPlot.AlignedData): void;
+	update(columns: ChartColumns): void;
 }
 
 /** What a chart counts: the issued series' name and axis, and whether it has waits. */
@@ -41,6 +42,7 @@ export function minuteChart(container: HTMLElement, kind = ID_CHART): MinuteChar
 		series: [
 			{},
 			{ label: kind.issued, stroke: "#2563eb", fill: "rgba(37, 99, 235, 0.12)", width: 2 },
+			{ label: "Requests", stroke: "#059669", scale: "calls", width: 1.5 },
 			{ label: "Waits", stroke: "#d97706", scale: "calls", width: 1.5, show: kind.waits },
 			{ label: "Refusals", stroke: "#dc2626", scale: "calls", width: 1.5 },
 		],

@@ -2,13 +2,16 @@
  * The monitor page (/monitor): the fleet's worker IDs, leases and sequences, charts
  * of the last hour or day for the fleet, one worker ID and one sequence, and the layout's end,
  * refreshed every REFRESH_MS. Every call goes to this service's own routes (same
- * origin), with the API token the tab holds (./api.ts, ./token-panel.ts).
+ * origin), with the API token the tab holds (./api.ts, ./token-panel.ts). What the
+ * deployment is (`GET /regions`, once) says whether leases are on (off: no lease
+ * route is asked, so no refused request) and which worker IDs serve the auto route.
+ * Wide tables scroll inside their cards, with a hint where they do.
  */
-import type { FleetLeases, FleetStats, SequenceHistory, StatsHistory } from "../wire";
+import type { FleetLeases, FleetStats, RegionsInfo, SequenceHistory, StatsHistory } from "../wire";
 import { ApiError, api, errorBox } from "./api";
 import { byId, el, relative } from "./dom";
 import { minuteChart, SEQUENCE_CHART } from "./monitor-charts";
-import { busiest, chartColumns, count, timeLeft } from "./monitor-data";
+import { autoRoute, busiest, chartColumns, count, groupDigits, timeLeft } from "./monitor-data";
 import { setUpTokenPanel } from "./token-panel";
 
 const REFRESH_MS = 15_000;
@@ -28,12 +31,28 @@ let paused = false;
 let chosenWorker: number | undefined;
 let chosenSequence: string | undefined;
 let running = 0;
+/** The deployment as `GET /regions` describes it, once read. */
+let deployment: RegionsInfo | undefined;
 
 const minutes = () => Number(windowRadios.value);
+
+/** Why an auto worker ID's Issued runs ahead of the IDs its callers received. */
+const AUTO_NOTE =
+	"auto: this worker ID serves /snowflake without a worker ID. Each isolate takes its IDs in blocks for a pool and hands them out from memory, so Issued counts whole blocks, more than callers have received; what a pool never hands out is not issued again.";
 
 function cell(text: string | number, numeric = false) {
 	return el("td", { text: String(text), class: numeric ? "num" : null });
 }
+
+/** Marks a table's box while its table is wider than it (a phone): the hint shows, an edge fades. */
+const overflowWatch = new ResizeObserver((entries) => {
+	for (const { target } of entries) {
+		const scroller = target.querySelector(".table-scroll");
+		if (scroller) {
+			target.classList.toggle("scrolls", scroller.scrollWidth > scroller.clientWidth + 1);
+		}
+	}
+});
 
 function table(caption: string, headings: string[], rows: HTMLTableRowElement[]) {
 	const head = el(
@@ -41,22 +60,31 @@ function table(caption: string, headings: string[], rows: HTMLTableRowElement[])
 		null,
 		headings.map((h) => el("th", { text: h, scope: "col" })),
 	);
-	return el("div", { class: "table-scroll" }, [
-		el("table", null, [
-			el("caption", { text: caption }),
-			el("thead", null, head),
-			el("tbody", null, rows),
+	const box = el("div", { class: "table-box" }, [
+		el("p", { class: "scroll-hint subtle", text: "Scroll sideways for more columns →" }),
+		el("div", { class: "table-scroll" }, [
+			el("table", null, [
+				el("caption", { text: caption }),
+				el("thead", null, head),
+				el("tbody", null, rows),
+			]),
 		]),
 	]);
+	overflowWatch.observe(box);
+	return box;
 }
 
 function showFleet(stats: FleetStats): void {
 	const { layout, serverNowMs: now } = stats;
 	byId("layout-end").textContent =
 		`${layout.exhaustsAt.slice(0, 10)} (${layout.yearsLeft} years left)`;
+	const isAuto = deployment ? autoRoute(deployment) : () => false;
 	const rows = stats.workerIds.map((w) =>
 		el("tr", null, [
-			el("th", { text: String(w.workerId), scope: "row" }),
+			el("th", { scope: "row" }, [
+				String(w.workerId),
+				...(isAuto(w.workerId) ? [" ", el("span", { class: "tag", text: "auto" })] : []),
+			]),
 			cell(count(w.issued), true),
 			cell(count(w.requests), true),
 			cell(count(w.waits), true),
@@ -65,6 +93,7 @@ function showFleet(stats: FleetStats): void {
 			cell(w.lastTimestamp === null ? "never" : relative(w.lastTimestamp, now)),
 		]),
 	);
+	const autoShown = stats.workerIds.some((w) => isAuto(w.workerId));
 	byId("fleet-table").replaceChildren(
 		rows.length === 0
 			? el("p", {
@@ -76,11 +105,12 @@ function showFleet(stats: FleetStats): void {
 					["Worker ID", "Issued", "Requests", "Waits", "Clock regressions", "Refusals", "Last ID"],
 					rows,
 				),
+		...(autoShown ? [el("p", { class: "subtle", id: "auto-note", text: AUTO_NOTE })] : []),
 	);
 	const sequenceRows = stats.sequences.map((s) =>
 		el("tr", null, [
 			el("th", { text: s.name, scope: "row" }),
-			cell(s.next ?? "—", true),
+			cell(s.next === null ? "—" : groupDigits(s.next), true),
 			cell(count(s.issued), true),
 			cell(count(s.requests), true),
 			cell(s.lastIssuedAtMs === null ? "never" : relative(s.lastIssuedAtMs, now)),
@@ -139,7 +169,9 @@ function showLeases(leases: FleetLeases | "off"): void {
 	);
 }
 
+/** The leases, or "off": told by the deployment (no request), or by a refusal where it cannot say. */
 async function leasesOrOff(): Promise<FleetLeases | "off"> {
+	if (deployment?.leaseWorkerIds === "") return "off";
 	try {
 		return await api<FleetLeases>("/leases");
 	} catch (error) {
@@ -153,6 +185,7 @@ async function refresh(): Promise<void> {
 	status.textContent = "Refreshing…";
 	const window = minutes();
 	try {
+		deployment ??= await api<RegionsInfo>("/regions");
 		const [stats, leases, fleet] = await Promise.all([
 			api<FleetStats>("/stats"),
 			leasesOrOff(),

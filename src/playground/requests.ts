@@ -81,10 +81,10 @@ export interface SequenceChoice {
  */
 export function sequencePath(
 	name: string,
-	action: { next: number } | { create: SequenceChoice } | "status",
+	action: { next: number } | { create: SequenceChoice } | "status" | "retire",
 ): string {
 	const path = `/sequences/${encodeURIComponent(name.trim())}`;
-	if (action === "status") return path;
+	if (action === "status" || action === "retire") return path;
 	if ("next" in action) return `${path}/next?count=${action.next}`;
 	const { start, mode, reset, timeZone } = action.create;
 	const query = params({

@@ -1,8 +1,9 @@
 /**
  * The sequences panel: create a named sequence with its settings (PUT), take its
- * next numbers, and show its status, through the /sequences routes.
+ * next numbers, show its status, and retire it (DELETE, after the browser's own
+ * confirmation: it cannot be undone), through the /sequences routes.
  *
- *   setUpSequencePanel(); // wires #seq-form's Create, Next and Status buttons
+ *   setUpSequencePanel(); // wires #seq-form's Create, Next, Status and Retire buttons
  */
 import type { SequenceNumbers, SequenceStatus } from "../wire";
 import { api, errorBox, shownCountError } from "./api";
@@ -24,6 +25,7 @@ function statusList(status: SequenceStatus): HTMLElement {
 		["Created", "created", status.created],
 	];
 	if (status.step !== undefined) rows.push(["Pooled step", "step", String(status.step)]);
+	if (status.retiredAt !== undefined) rows.push(["Retired", "retiredAt", status.retiredAt]);
 	return el(
 		"dl",
 		{ class: "fields" },
@@ -38,7 +40,9 @@ export function setUpSequencePanel(): void {
 	const form = byId<HTMLFormElement>("seq-form");
 	const name = byId<HTMLInputElement>("seq-name");
 	const count = byId<HTMLInputElement>("seq-count");
-	const buttons = ["seq-create", "seq-next", "seq-show"].map((id) => byId<HTMLButtonElement>(id));
+	const buttons = ["seq-create", "seq-next", "seq-show", "seq-retire"].map((id) =>
+		byId<HTMLButtonElement>(id),
+	);
 	const status = byId("seq-status");
 	const output = byId("seq-output");
 
@@ -94,6 +98,19 @@ export function setUpSequencePanel(): void {
 		void run("Reading…", async () => {
 			const answer = await api<SequenceStatus>(sequencePath(name.value, "status"));
 			status.textContent = `Sequence "${answer.name}".`;
+			output.replaceChildren(statusList(answer));
+		});
+	});
+	byId("seq-retire").addEventListener("click", () => {
+		const asked = name.value.trim();
+		const sure = window.confirm(
+			`Retire "${asked}" for good? It will issue nothing more, and the name can never be created again.`,
+		);
+		if (!sure) return;
+		void run("Retiring…", async () => {
+			const path = sequencePath(asked, "retire");
+			const answer = await api<SequenceStatus>(path, "DELETE", { confirm: asked });
+			status.textContent = `Sequence "${answer.name}" is retired: it issues nothing more.`;
 			output.replaceChildren(statusList(answer));
 		});
 	});

@@ -85,6 +85,12 @@ export const STATUS_OF = {
 	sequence_exists: 409,
 	/** Returned when the numbers asked for would pass 2^63 - 1, the largest a sequence issues. */
 	sequence_exhausted: 409,
+	/**
+	 * Returned for a sequence that was retired (`DELETE /sequences/:name`): it issues nothing
+	 * more (410). A create of its name answers it under 409 instead: a new sequence of that
+	 * name, starting again, would repeat its numbers.
+	 */
+	sequence_retired: 410,
 	/** Returned when a caller exceeds the RATE_LIMITER binding's budget; `Retry-After` says when to retry. */
 	rate_limited: 429,
 	/** Returned when a wrangler var is invalid; the message names the variable. */
@@ -178,6 +184,8 @@ export interface RegionsInfo {
 	workerIds: string;
 	/** The worker IDs of auto requests without a region (AUTO_WORKER_IDS). */
 	autoWorkerIds: string;
+	/** The worker IDs lent to lease holders (LEASE_WORKER_IDS); "" when leases are off. */
+	leaseWorkerIds: string;
 	regions: {
 		hint: LocationHint;
 		workerIds: string;

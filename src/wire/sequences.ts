@@ -36,8 +36,9 @@ export interface SequenceRange {
  * What a sequence's status (and its create, and `advance`) answers: its settings, the
  * number it issues next (null once 2^63 - 1 was issued, until a new period), the
  * numbers issued and the calls that issued them in all periods, when it was created
- * and last issued (ISO 8601), the current period (null without a reset), and for
- * pooled mode `step`: the size of the last segment an isolate took.
+ * and last issued (ISO 8601), the current period (null without a reset), for
+ * pooled mode `step`: the size of the last segment an isolate took, and in a
+ * retire's answer `retiredAt`: when it was retired (ISO 8601).
  */
 export interface SequenceStatus {
 	type: "sequence-status";
@@ -50,6 +51,7 @@ export interface SequenceStatus {
 	lastIssuedAt: string | null;
 	period: string | null;
 	step?: number;
+	retiredAt?: string;
 }
 
 /** What `GET /sequences` answers: created names in name order; `cursor` (null on the last page) asks for the next page. */
@@ -84,6 +86,11 @@ export interface ReserveInSequenceOptions {
 /** Options of `advanceSequence`: the next number becomes at least `to` (above 2^53 as a decimal string). */
 export interface AdvanceSequenceOptions {
 	to: number | string;
+}
+
+/** Options of `retireSequence`: the sequence's name again (a retire cannot be undone). */
+export interface RetireSequenceOptions {
+	confirm: string;
 }
 
 /** Options of `listSequences`: names per page in [1, 1000] (default 100), after a previous page's `cursor`. */
@@ -122,6 +129,12 @@ export interface SequenceRpc {
 	reserveInSequence(name: string, options: ReserveInSequenceOptions): Promise<SequenceRange>;
 	advanceSequence(name: string, options: AdvanceSequenceOptions): Promise<SequenceStatus>;
 	sequenceStatus(name: string): Promise<SequenceStatus>;
+	/**
+	 * Retires the sequence for good (`DELETE /sequences/:name`): its last status, with
+	 * `retiredAt`; the same again when retired already. Then every call on the name is
+	 * `sequence_retired`, and it can never be created again.
+	 */
+	retireSequence(name: string, options: RetireSequenceOptions): Promise<SequenceStatus>;
 	listSequences(options?: ListSequencesOptions): Promise<SequenceList>;
 	/** Per-minute counts of the sequence for the last 1-1440 minutes (`GET /sequences/:name/history`). */
 	sequenceHistory(name: string, options?: SequenceHistoryOptions): Promise<SequenceHistory>;

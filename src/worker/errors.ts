@@ -33,6 +33,20 @@ export function serviceError(
 	return new IdError<ServiceErrorCode>(code, detail, retryAfterSeconds);
 }
 
+/**
+ * `error` answered under `status` rather than its code's (`STATUS_OF`): one code may
+ * mean two things by route (a create of a retired sequence's name is a conflict, 409;
+ * every other call on it finds it gone, 410).
+ */
+export function withStatus(error: ServiceError, status: ErrorStatus): ServiceError {
+	return Object.assign(error, { status });
+}
+
+/** The status `error` is answered with: its own (`withStatus`), else its code's. */
+export function statusOf(error: ServiceError): ErrorStatus {
+	return (error as { status?: ErrorStatus }).status ?? STATUS_OF[error.code];
+}
+
 /** Any thrown value as a service error; unknown failures become `internal` with no details. */
 export function asServiceError(error: unknown): ServiceError {
 	if (error instanceof IdError) return error as ServiceError;
@@ -57,5 +71,5 @@ export function errorResponse(c: Context, thrown: unknown): Response {
 		headers["Retry-After"] = String(Math.max(1, error.retryAfterSeconds));
 	}
 	const body: ErrorBody = { error: { code: error.code, message: error.detail } };
-	return c.json(body, STATUS_OF[error.code], headers);
+	return c.json(body, statusOf(error), headers);
 }

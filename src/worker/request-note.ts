@@ -28,6 +28,7 @@ export const REQUEST_KINDS = [
 	"sequence-status",
 	"sequence-list",
 	"sequence-history",
+	"sequence-retire",
 	"leaf-segment",
 	"leaf-snowflake",
 ] as const;

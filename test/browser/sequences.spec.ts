@@ -45,3 +45,33 @@ test("shows the service's refusal of a name never created", async ({
 	await expect(panel.locator("#seq-output")).toContainText("unknown_sequence");
 	await expect(panel.locator("#seq-output")).toContainText("PUT /sequences/");
 });
+
+test("retires a sequence after the browser's confirmation; then Next is refused", async ({
+	page,
+	allowFailedRequest,
+}) => {
+	const panel = page.locator("#sequences");
+	const name = `retire-${Date.now()}`;
+	allowFailedRequest(`/sequences/${name}/next`);
+	await panel.getByLabel("Name").fill(name);
+	await panel.getByRole("button", { name: "Create" }).click();
+	await expect(panel.locator("#seq-status")).toHaveText(`Sequence "${name}" is ready.`);
+	// Dismissed: nothing is sent.
+	page.once("dialog", (dialog) => dialog.dismiss());
+	await panel.getByRole("button", { name: "Retire" }).click();
+	await panel.getByRole("button", { name: "Next" }).click();
+	await expect(panel.locator("#seq-numbers li")).toHaveText(["1", "2", "3"]);
+
+	page.once("dialog", async (dialog) => {
+		expect(dialog.message()).toContain(`Retire "${name}" for good?`);
+		await dialog.accept();
+	});
+	await panel.getByRole("button", { name: "Retire" }).click();
+	await expect(panel.locator("#seq-status")).toHaveText(
+		`Sequence "${name}" is retired: it issues nothing more.`,
+	);
+	await expect(panel.locator('[data-field="next"]')).toHaveText("4");
+	await expect(panel.locator('[data-field="retiredAt"]')).toHaveText(/^20\d\d-/);
+	await panel.getByRole("button", { name: "Next" }).click();
+	await expect(panel.locator("#seq-output")).toContainText("(sequence_retired, HTTP 410)");
+});

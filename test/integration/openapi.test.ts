@@ -173,6 +173,8 @@ const FOREIGN_LEASE = { leaseId: "F".repeat(32) };
 
 /** A sequence's life, one call per documented operation (a name of this run: storage outlives none). */
 const SEQUENCE = `openapi-${Date.now()}`;
+/** Another, retired at the end of its life. */
+const RETIRED = `openapi-retired-${Date.now()}`;
 const SEQUENCE_CALLS: [Call, number][] = [
 	[
 		{
@@ -250,6 +252,16 @@ const SEQUENCE_CALLS: [Call, number][] = [
 			method: "get",
 			operation: "/sequences/{name}/history",
 			url: `/sequences/${SEQUENCE}/history?minutes=5`,
+		},
+		200,
+	],
+	[{ method: "put", operation: "/sequences/{name}", url: `/sequences/${RETIRED}`, body: {} }, 201],
+	[
+		{
+			method: "delete",
+			operation: "/sequences/{name}",
+			url: `/sequences/${RETIRED}`,
+			body: { confirm: RETIRED },
 		},
 		200,
 	],
@@ -350,6 +362,26 @@ describe("GET /openapi.json", () => {
 				{ method: "get", operation: "/decodeSnowflakeId", url: "/decodeSnowflakeId?snowflakeId=x" },
 				400,
 				"invalid_id",
+			],
+			[
+				{ method: "get", operation: "/sequences/{name}/next", url: `/sequences/${RETIRED}/next` },
+				410,
+				"sequence_retired",
+			],
+			[
+				{ method: "put", operation: "/sequences/{name}", url: `/sequences/${RETIRED}`, body: {} },
+				409,
+				"sequence_retired",
+			],
+			[
+				{
+					method: "delete",
+					operation: "/sequences/{name}",
+					url: `/sequences/${SEQUENCE}`,
+					body: { confirm: "other" },
+				},
+				400,
+				"invalid_request",
 			],
 			[{ method: "get", operation: "/ulid", url: "/ulid?cuont=3" }, 400, "invalid_request"],
 			[{ method: "get", operation: "/health", url: "/health?t=1" }, 400, "invalid_request"],

@@ -113,6 +113,42 @@ describe("named sequences over RPC and the HTTP client", () => {
 		}
 	});
 
+	it("retire answers alike both ways, and so does every call on the retired name", async () => {
+		const name = unique("retire");
+		await rpc.createSequence(name, { start: 10 });
+		await http.nextInSequence(name, { count: 3 });
+		const mismatch = [name, { confirm: "other" }] as const;
+		const viaRpc = (await rejection(rpc.retireSequence(...mismatch))) as Error;
+		const viaHttp = (await rejection(http.retireSequence(...mismatch))) as IdsError;
+		expect(viaHttp).toMatchObject({ code: "invalid_request", status: 400 });
+		expect(viaRpc.message.replace(/ \(request [0-9a-f-]{36}\)$/, "")).toBe(viaHttp.message);
+
+		const retired = await http.retireSequence(name, { confirm: name });
+		expect(retired).toMatchObject({ name, next: "13", issued: "3", retiredAt: expect.any(String) });
+		expect(await rpc.retireSequence(name, { confirm: name })).toEqual(retired);
+		for (const [method, args, status] of [
+			["nextInSequence", [name], 410],
+			["reserveInSequence", [name, { count: 2 }], 410],
+			["advanceSequence", [name, { to: 100 }], 410],
+			["sequenceStatus", [name], 410],
+			["createSequence", [name, { start: 10 }], 409],
+		] as const) {
+			const fromRpc = (await rejection(
+				(rpc[method] as (...a: unknown[]) => Promise<unknown>)(...args),
+			)) as Error;
+			const fromHttp = (await rejection(
+				(http[method] as (...a: unknown[]) => Promise<unknown>)(...args),
+			)) as IdsError;
+			expect([method, fromHttp.code, fromHttp.status]).toEqual([
+				method,
+				"sequence_retired",
+				status,
+			]);
+			expect(fromRpc.message.replace(/ \(request [0-9a-f-]{36}\)$/, "")).toBe(fromHttp.message);
+		}
+		expect((await rpc.listSequences({ limit: 1000 })).names).not.toContain(name);
+	});
+
 	it("the client checks a name before it reaches a URL, in the service's words", async () => {
 		for (const name of ["..", "a/b", "?x", "~catalog", ""]) {
 			const error = (await rejection(http.nextInSequence(name))) as IdsError;

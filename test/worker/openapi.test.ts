@@ -68,8 +68,11 @@ describe("the OpenAPI document", () => {
 				const takesBody = operation.requestBody !== undefined;
 				// A removed route (deprecated) reads nothing: it refuses every call with 410.
 				const removed = (operation as { deprecated?: boolean }).deprecated === true;
+				// A retire (DELETE) is confirmed in its body.
 				expect(takesBody, `${method} ${path}`).toBe(
-					(method === "post" || method === "put") && path !== "/" && !removed,
+					(method === "post" || method === "put" || method === "delete") &&
+						path !== "/" &&
+						!removed,
 				);
 				const answer = operation.responses?.["415"];
 				expect(answer !== undefined, `${method} ${path} documents 415`).toBe(takesBody);

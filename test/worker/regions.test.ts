@@ -112,6 +112,7 @@ describe("auto requests use the region nearest to the caller", () => {
 		expect(await response.json()).toEqual({
 			workerIds: "0-1023",
 			autoWorkerIds: "0-31",
+			leaseWorkerIds: "",
 			regions: [],
 			request: {
 				location: { latitude: 51.5074, longitude: -0.1278 },
@@ -178,6 +179,15 @@ describe("an overloaded region answers 503; it does not spill into another regio
 });
 
 describe("GET /regions", () => {
+	it("names the worker IDs lent to lease holders, or none with leases off", async () => {
+		const leased = await appWith({ LEASE_WORKER_IDS: "600-699,900" }).json<{
+			leaseWorkerIds: string;
+		}>("/regions");
+		expect([leased.status, leased.body.leaseWorkerIds]).toEqual([200, "600-699,900"]);
+		const off = await appWith({}).json<{ leaseWorkerIds: string }>("/regions");
+		expect(off.body.leaseWorkerIds).toBe("");
+	});
+
 	it("shows the mapping, each region's point and distance, and the region this caller would use", async () => {
 		const { status, body } = await appWith({
 			AUTO_REGIONS: "weur:16-23 wnam:0-7",
@@ -189,6 +199,7 @@ describe("GET /regions", () => {
 		expect(body).toEqual({
 			workerIds: "0-511",
 			autoWorkerIds: "0-31",
+			leaseWorkerIds: "",
 			regions: [
 				{
 					hint: "weur",

@@ -10,7 +10,14 @@ import { describe, expect, it } from "vitest";
 import { checkSequenceSettings } from "../../src/ids/sequences";
 import type { SequenceList } from "../../src/wire";
 import { call, callJson } from "./helpers";
-import { atMinuteStart, operations, refusal, sequenceName, sequenceStub } from "./sequence-helpers";
+import {
+	atMinuteStart,
+	operations,
+	refusal,
+	sequenceName,
+	sequenceStub,
+	unreachableCatalogEnv,
+} from "./sequence-helpers";
 
 /** The real env, recording each method called on the fleet catalog and each sequence object asked for. */
 function recordingEnv(): { env: Env; catalogCalls: string[]; sequencesAsked: string[] } {
@@ -53,17 +60,6 @@ function recordingEnv(): { env: Env; catalogCalls: string[]; sequencesAsked: str
 		catalogCalls,
 		sequencesAsked,
 	};
-}
-
-/** The real env with a fleet catalog the platform cannot reach. */
-function unreachableCatalogEnv(): Env {
-	const CATALOG = {
-		idFromName: (name: string) => env.CATALOG.idFromName(name),
-		get: () => ({
-			registerSequence: () => Promise.reject(new Error("catalog unreachable (test)")),
-		}),
-	};
-	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
 }
 
 async function listed(name: string): Promise<boolean> {
@@ -109,7 +105,10 @@ describe("the fleet catalog's sequence names", () => {
 		const name = sequenceName("writes-fail");
 		await atMinuteStart(name); // its report is a minute away: only the retry can list it
 		const failed = await refusal(
-			ops.createSequence(unreachableCatalogEnv(), { name, settings: checkSequenceSettings({}) }),
+			ops.createSequence(unreachableCatalogEnv("registerSequence"), {
+				name,
+				settings: checkSequenceSettings({}),
+			}),
 		);
 		expect(failed.code).toBe("unavailable");
 		expect(failed.message).toContain("the fleet catalog");
@@ -125,7 +124,10 @@ describe("the fleet catalog's sequence names", () => {
 		const name = sequenceName("writes-report");
 		await atMinuteStart(name);
 		await refusal(
-			ops.createSequence(unreachableCatalogEnv(), { name, settings: checkSequenceSettings({}) }),
+			ops.createSequence(unreachableCatalogEnv("registerSequence"), {
+				name,
+				settings: checkSequenceSettings({}),
+			}),
 		);
 		expect(await listed(name)).toBe(false);
 		expect(await runDurableObjectAlarm(sequenceStub(name))).toBe(true);

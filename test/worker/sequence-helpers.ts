@@ -98,3 +98,12 @@ export async function abortSequenceObject(name: string): Promise<void> {
 		state.abort("deliberate test reset (expected)");
 	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
 }
+
+/** The real env with a fleet catalog whose `method` the platform cannot reach. */
+export function unreachableCatalogEnv(method: "registerSequence" | "retireSequence"): Env {
+	const CATALOG = {
+		idFromName: (name: string) => env.CATALOG.idFromName(name),
+		get: () => ({ [method]: () => Promise.reject(new Error("catalog unreachable (test)")) }),
+	};
+	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
+}

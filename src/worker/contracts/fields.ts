@@ -216,14 +216,17 @@ export interface Contract<F extends Fields = Fields> {
 	readonly fields: F;
 	/** Checked before anything else: leases refused when they are off. */
 	readonly before?: (limits: Limits) => void;
+	/** Checked after every field: a rule between fields (a retire's `confirm` must be its name). */
+	across?(input: InputOf<F>): void;
 }
 
 export function contract<F extends Fields>(
 	name: string,
 	fields: F,
 	before?: (limits: Limits) => void,
+	across?: (input: InputOf<F>) => void,
 ): Contract<F> {
-	return before ? { name, fields, before } : { name, fields };
+	return { name, fields, ...(before ? { before } : {}), ...(across ? { across } : {}) };
 }
 
 type OptionalKeys<F extends Fields> = {
@@ -274,7 +277,7 @@ export function namesTaken(of: Contract, elsewhere: readonly string[] = []): str
  * The contract's check of plain values: `before` first (leases off answer so, whatever
  * was sent), then unknown names in `values` (`fixed` holds those a transport places
  * itself: path segments, positional RPC arguments), then each field in the contract's order; an absent optional field is left
- * out. An undefined value is an absent one.
+ * out, then `across` (a rule between fields). An undefined value is an absent one.
  */
 export function readInput<C extends Contract>(
 	of: C,
@@ -302,6 +305,7 @@ export function readInput<C extends Contract>(
 		if (!spec.accepts(value, limits)) throw refusal(name, spec, limits, value, how.sent?.[name]);
 		input[name] = value;
 	}
+	of.across?.(input as never);
 	return input as ContractInput<C>;
 }
 

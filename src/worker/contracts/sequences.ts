@@ -1,6 +1,6 @@
 /**
  * The inputs of the named-sequence operations: create, next, reserve, advance,
- * status and the list of names, read by every transport (./fields.ts) and by the
+ * status, retire and the list of names, read by every transport (./fields.ts) and by the
  * client before it puts a name into a URL. The name is the path's
  * (`/sequences/:name`) or RPC's first argument; the rest are the query's, the
  * body's or RPC's options.
@@ -10,9 +10,12 @@
  *   // throws invalid_sequence_options: mode must be "ordered" or "pooled"; got "fast"
  */
 // The rule files themselves, not the folder's index: the startup chunk needs no counter or buffer.
+
+import { IdError } from "../../ids/errors";
 import { MAX_SEQUENCE_NAME_LENGTH, SEQUENCE_NAME_PATTERN } from "../../ids/sequences/names";
 import { MAX_SEQUENCE_NUMBER } from "../../ids/sequences/numbers";
 import type { SequenceMode, SequenceReset } from "../../ids/sequences/settings";
+import type { ServiceErrorCode } from "../../wire";
 import { contract, field, NO_LIMITS, refusal } from "./fields";
 
 const NAME_RULE = `1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`;
@@ -121,6 +124,32 @@ export const advanceContract = contract("advanceSequence", {
 });
 
 export const sequenceStatusContract = contract("sequenceStatus", { name: sequenceNameField });
+
+/**
+ * A retire names the sequence twice, in the path (or RPC's first argument) and in
+ * `confirm`, so that a retire is never sent by a slip: it cannot be undone.
+ */
+export const retireContract = contract(
+	"retireSequence",
+	{
+		name: sequenceNameField,
+		confirm: field.text(
+			"invalid_request",
+			"The sequence's name again (a retire cannot be undone)",
+			"the sequence's name, repeated",
+			{ maxLength: MAX_SEQUENCE_NAME_LENGTH, show: shownName },
+		),
+	},
+	undefined,
+	({ name, confirm }) => {
+		if (confirm !== name) {
+			throw new IdError<ServiceErrorCode>(
+				"invalid_request",
+				`confirm must be the sequence's name, ${JSON.stringify(name)}; got ${shownName(confirm)}`,
+			);
+		}
+	},
+);
 
 /** The most names one page of the list holds. */
 export const MAX_LIST_LIMIT = 1000;

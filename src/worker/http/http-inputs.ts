@@ -108,6 +108,8 @@ export const http = {
 	/** `POST /sequences/:name/advance` with `{"to": N}`. */
 	sequenceAdvance: httpInput(sequences.advanceContract, { ...sequence, ...withBody }),
 	sequenceStatus: httpInput(sequences.sequenceStatusContract, sequence),
+	/** `DELETE /sequences/:name` with `{"confirm": name}`: the body only. */
+	sequenceRetire: httpInput(sequences.retireContract, { ...sequence, ...bodyOnly }),
 	sequenceList: httpInput(sequences.listContract),
 	sequenceHistory: httpInput(ops.sequenceHistoryContract, sequence),
 	/** leaf-server's routes: `/api/segment/get/:key`, `/api/snowflake/get/:key`, `/decodeSnowflakeId`. */

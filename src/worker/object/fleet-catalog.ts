@@ -12,7 +12,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { MinuteCounts } from "../../ids/minute-tally";
 import type { FleetLeases, SequenceSettings } from "../../wire/operations";
-import type { SequenceReport } from "./catalog-sequences";
+import type { RetiredSequence, SequenceReport } from "./catalog-sequences";
 import type { CatalogTables, LeaseNote, WorkerIdReport } from "./catalog-tables";
 import { catalogModules } from "./object-parts";
 import type { CatalogSnapshot } from "./object-protocol";
@@ -46,6 +46,11 @@ export class FleetCatalog extends DurableObject<Env> {
 	/** A sequence's counts, pushed by its object at most once a minute. */
 	async reportSequence(report: SequenceReport): Promise<void> {
 		(await this.open()).sequences.report(report, this.now());
+	}
+
+	/** A sequence retired: listed nowhere from now on, whatever reports arrive late. */
+	async retireSequence(retired: RetiredSequence): Promise<void> {
+		(await this.open()).sequences.retire(retired);
 	}
 
 	/** Up to `limit` sequence names after `after`, in name order, and whether more follow. */

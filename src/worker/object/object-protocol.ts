@@ -59,6 +59,9 @@ export type CreateResult = { ok: true; created: boolean; status: SequenceStatus 
 /** What `next`, `reserve` and `segment` answer: consecutive numbers `first`..`last`. */
 export type IssuedResult = ({ ok: true } & IssuedNumbers) | ObjectFailure;
 
+/** What `retire` answers: `retired` false when it was retired already (the same status again). */
+export type RetireResult = { ok: true; retired: boolean; status: SequenceStatus } | ObjectFailure;
+
 /** What `advance` and `status` answer. */
 export type StatusResult = { ok: true; status: SequenceStatus } | ObjectFailure;
 

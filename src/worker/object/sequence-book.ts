@@ -12,6 +12,7 @@
  *   book.status("orders");   // { type: "sequence-status", next: "1002", issued: "2", … }
  *   book.report();           // the counts for the fleet catalog: { name: "orders", next: "1002", issued: 2, … }
  *   book.counters();         // what its history counts by minute: { issued: 2, requests: 1, lastIssuedAt: … }
+ *   book.retire("orders");   // { retired: true, status: { …, retiredAt } }; then only a tombstone is stored
  */
 
 import {
@@ -24,6 +25,7 @@ import {
 	issueRange,
 	MAX_SEQUENCE_NUMBER,
 	newSequenceState,
+	readClock,
 	readSequenceNumber,
 	readStoredState,
 	type SequenceMode,
@@ -41,6 +43,13 @@ import type { SequenceStatus } from "../../wire";
 import { serviceError } from "../errors";
 import type { SequenceReport } from "./catalog-sequences";
 import type { SequenceCounters } from "./sequence-minutes";
+import {
+	bury,
+	readTombstone,
+	retiredCreateRefusal,
+	retiredRefusal,
+	type Tombstone,
+} from "./sequence-tombstone";
 
 /** The one key a sequence object stores. */
 const RECORD_KEY = "sequence";
@@ -75,6 +84,8 @@ export interface IssuedNumbers {
 export class SequenceBook {
 	/** The record as stored: undefined before the first read, null when none is stored. */
 	private record: SequenceRecord | null | undefined;
+	/** The tombstone, once read (with the record, when there is none): the sequence was retired. */
+	private tombstone: Tombstone | undefined;
 
 	/** `changed` is told after each write (the object schedules its report to the catalog). */
 	constructor(
@@ -87,6 +98,7 @@ export class SequenceBook {
 	create(name: string, asked: SequenceSettingsView): { created: boolean; status: SequenceStatus } {
 		const settings = checkSequenceSettings(asked);
 		const held = this.read(name);
+		if (this.tombstone) throw retiredCreateRefusal(this.tombstone);
 		if (held) {
 			if (!sameSettings(held.settings, settings)) throw sequenceExists(name, held.settings);
 			return { created: false, status: this.status(name) };
@@ -137,6 +149,36 @@ export class SequenceBook {
 		return statusOf(record);
 	}
 
+	/**
+	 * Retires the sequence for good: its status now (in the current period), with
+	 * `retiredAt`, and from then on storage holds only its tombstone. Retired already:
+	 * the same status again (`retired: false`), so a retried retire finds what the first
+	 * answered.
+	 */
+	retire(name: string): { retired: boolean; status: SequenceStatus } {
+		this.read(name);
+		if (this.tombstone) return { retired: false, status: this.tombstone.status };
+		const held = this.known(name);
+		const now = readClock(this.now());
+		const state = enterPeriod(held.state, held.settings, now);
+		const retiredAt = new Date(now).toISOString();
+		const tombstone = {
+			name,
+			retiredAtMs: now,
+			status: { ...statusOf({ ...held, state }), retiredAt },
+		};
+		bury(this.storage, tombstone);
+		this.record = null;
+		this.tombstone = tombstone;
+		return { retired: true, status: tombstone.status };
+	}
+
+	/** Whether the sequence was retired (its object then keeps only the tombstone). */
+	get retired(): boolean {
+		if (this.record === undefined) this.tombstone ??= readTombstone(this.storage);
+		return this.tombstone !== undefined;
+	}
+
 	/** The stored record's counts for the fleet catalog (as stored: reading writes nothing); none before a create. */
 	report(): SequenceReport | undefined {
 		const stored = this.storage.kv.get<StoredRecord>(RECORD_KEY);
@@ -179,10 +221,11 @@ export class SequenceBook {
 		return { first: `${first}`, last: `${last}`, count, period, mode: held.settings.mode };
 	}
 
-	/** The record, or `unknown_sequence` saying how to create it. */
+	/** The record, or `sequence_retired`, or `unknown_sequence` saying how to create it. */
 	private known(name: string): SequenceRecord {
 		const held = this.read(name);
 		if (held) return held;
+		if (this.tombstone) throw retiredRefusal(this.tombstone);
 		throw serviceError(
 			"unknown_sequence",
 			`sequence "${name}" was never created; create it first with PUT /sequences/${name} (RPC: createSequence), settings start, mode, reset and timeZone all optional`,
@@ -201,12 +244,11 @@ export class SequenceBook {
 						step: stored.step,
 					}
 				: null;
+			if (!stored) this.tombstone = readTombstone(this.storage);
 		}
-		if (this.record && this.record.name !== name) {
-			throw serviceError(
-				"internal",
-				`sequence "${this.record.name}"'s object was asked for "${name}"`,
-			);
+		const own = this.record?.name ?? this.tombstone?.name;
+		if (own !== undefined && own !== name) {
+			throw serviceError("internal", `sequence "${own}"'s object was asked for "${name}"`);
 		}
 		return this.record;
 	}

@@ -10,6 +10,8 @@
  * counts reach the fleet catalog from an alarm just past the end of each minute it
  * changed in (./minute-alarm.ts): at most one report a minute, never on the issuing path.
  * The same alarm stores its per-minute history (./sequence-minutes.ts) in its own SQLite.
+ * A retire leaves only a tombstone (./sequence-tombstone.ts) and no alarm: every later
+ * call is refused, and a refusal there counts and writes nothing.
  *
  *   const stub = env.SEQUENCES.get(env.SEQUENCES.idFromName("orders"));
  *   await stub.create("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" });
@@ -23,7 +25,13 @@ import { CommitGroups } from "./commit-groups";
 import { untilMinuteAlarm } from "./minute-alarm";
 import { type ObjectFailure, objectFailure } from "./object-answers";
 import { sequenceObjectModules } from "./object-parts";
-import type { CreateResult, HistoryResult, IssuedResult, StatusResult } from "./object-protocol";
+import type {
+	CreateResult,
+	HistoryResult,
+	IssuedResult,
+	RetireResult,
+	StatusResult,
+} from "./object-protocol";
 import type { IssuedNumbers, SequenceBook } from "./sequence-book";
 import type { SequenceMinutes } from "./sequence-minutes";
 import { workersClock } from "./workers-clock";
@@ -62,6 +70,19 @@ export class SequenceObject extends DurableObject<Env> {
 		return this.answer((book) => ({ status: book.advance(name, to) }));
 	}
 
+	/**
+	 * Retires the sequence for good: its last status, the same again once retired. Its
+	 * record, minutes and alarm are deleted; only the tombstone stays.
+	 */
+	async retire(name: string): Promise<RetireResult> {
+		const result = await this.groups.write(() => this.answer((book) => book.retire(name)));
+		if (result.ok) {
+			this.reportDue = false;
+			await this.ctx.storage.deleteAlarm();
+		}
+		return result;
+	}
+
 	async status(name: string): Promise<StatusResult> {
 		return this.answer((book) => ({ status: book.status(name) }));
 	}
@@ -82,6 +103,8 @@ export class SequenceObject extends DurableObject<Env> {
 		this.reportDue = false;
 		try {
 			const { book, minutes } = await this.loadParts();
+			// An alarm set before a retire (its delete lost to a restart) reports nothing.
+			if (book.retired) return;
 			const counters = book.counters();
 			if (counters) minutes.close(counters);
 			// Calls of the next minute came before this alarm: its own alarm stores them.

@@ -45,6 +45,17 @@ export function markPooled(config: Config, name: string): void {
 }
 
 /**
+ * Forgets pooled sequence `name` in this isolate, once retired (by this isolate, or
+ * a segment fetch answered `sequence_retired`): its buffer's numbers are dropped and
+ * later calls go to its object, which refuses them. Not closed: a take waiting on its
+ * fetch gets that fetch's refusal, not a closed buffer's.
+ */
+export function forgetPooled(config: Config, name: string): void {
+	buffersByConfig.get(config)?.delete(name);
+	pooledByConfig.get(config)?.delete(name);
+}
+
+/**
  * The buffer of pooled sequence `name`. Its step follows the isolate's rate
  * (`stepForRate`): it should last half of POOL_MAX_AGE_MS, within [10,
  * POOL_MAX_SIZE]. Date.now() is frozen while a request runs, so a burst in one

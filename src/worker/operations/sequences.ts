@@ -3,13 +3,15 @@
  * input the transport has checked (a valid name, settings, a count within MAX_BATCH
  * or MAX_BLOCK_COUNT) and answers the wire types of src/wire/index.ts, or throws a service
  * error. Ordered mode is one object call per request; pooled mode serves from this
- * isolate's buffer of segments (./sequence-pools.ts).
+ * isolate's buffer of segments (./sequence-pools.ts). A retired sequence refuses every
+ * call (`sequence_retired`); pooled buffers of it end as described at `retireSequence`.
  *
  *   await createSequence(env, config, { name: "orders", settings: checkSequenceSettings({}) });
  *   await nextInSequence(env, config, { name: "orders", count: 2 }, (work) => ctx.waitUntil(work));
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
 
+import { IdError } from "../../ids/errors";
 import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
@@ -28,15 +30,17 @@ import type {
 } from "../../wire";
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
+import { withStatus } from "../errors";
 import { askCatalog } from "../object/catalog-calls";
 import type {
 	CreateResult,
 	HistoryResult,
 	IssuedResult,
+	RetireResult,
 	StatusResult,
 } from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
-import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
+import { forgetPooled, isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
 
 /** A sequence named by a checked name. */
 export interface SequenceRef {
@@ -87,7 +91,10 @@ export async function createSequence(
 	const { name, settings } = input;
 	const { created, status } = await callSequence<CreateResult>(env, name, (stub) =>
 		stub.create(name, settingsView(settings)),
-	);
+	).catch((error: unknown) => {
+		// A retired name is in the way of the create: a conflict, not a sequence gone.
+		throw isRetired(error) ? withStatus(error, 409) : error;
+	});
 	const createdAtMs = Date.parse(status.created);
 	await askCatalog(env, (catalog) =>
 		catalog.registerSequence(name, { ...status.settings }, createdAtMs),
@@ -112,7 +119,10 @@ export async function nextInSequence(
 		const buffer = sequenceBuffer(config, name, async (size) => {
 			const segment = await callSequence<IssuedResult>(env, name, (stub) =>
 				stub.segment(name, size),
-			);
+			).catch((error: unknown) => {
+				if (isRetired(error)) forgetPooled(config, name);
+				throw error;
+			});
 			return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
 		});
 		return numbersAnswer(name, await buffer.take(count, background));
@@ -170,6 +180,34 @@ export async function sequenceHistory(
 	return { name, minutes, history: result.minutes, serverNowMs: nowMs };
 }
 
+/**
+ * Retires a sequence for good (`confirm` was checked to be its name): its last status,
+ * with `retiredAt`; the same again when it was retired already. Its object keeps only a
+ * tombstone; the catalog drops it (a failed write answers 503, and the retry, finding
+ * it retired, writes it again). Pooled: this isolate's buffer is dropped at once;
+ * another isolate's stops at its next segment fetch (refused), and hands out numbers
+ * of a segment it took before the retire for at most POOL_MAX_AGE_MS after it.
+ */
+export async function retireSequence(
+	env: Env,
+	config: Config,
+	input: { name: string; confirm: string },
+): Promise<SequenceStatus> {
+	const { name } = input;
+	const { status } = await callSequence<RetireResult>(env, name, (stub) => stub.retire(name));
+	forgetPooled(config, name);
+	const { issued, requests, retiredAt } = status;
+	await askCatalog(env, (catalog) =>
+		catalog.retireSequence({
+			name,
+			retiredAtMs: Date.parse(retiredAt ?? ""),
+			issued: Number(issued),
+			requests,
+		}),
+	);
+	return status;
+}
+
 /** A page of the names created, in name order, from the fleet catalog; `cursor` is null on the last page. */
 export async function listSequences(
 	env: Env,
@@ -180,6 +218,10 @@ export async function listSequences(
 		catalog.sequenceNames(input.cursor ?? null, limit),
 	);
 	return { type: "sequence-list", names, cursor: more ? (names.at(-1) ?? null) : null };
+}
+
+function isRetired(error: unknown): error is IdError<"sequence_retired"> {
+	return error instanceof IdError && error.code === "sequence_retired";
 }
 
 function numbersAnswer(

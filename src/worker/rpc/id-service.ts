@@ -25,6 +25,7 @@ import type {
 	NextInSequenceOptions,
 	RangeOptions,
 	ReserveInSequenceOptions,
+	RetireSequenceOptions,
 	SequenceHistory,
 	SequenceHistoryOptions,
 	SequenceList,
@@ -66,6 +67,7 @@ import {
 	listContract,
 	nextContract,
 	reserveContract,
+	retireContract,
 	sequenceStatusContract,
 } from "../contracts/sequences";
 import { app } from "../http/app";
@@ -321,6 +323,21 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 			(await sequenceOperations()).sequenceStatus(
 				this.env,
 				rpcArgs(sequenceStatusContract, config, {}, { name }),
+			),
+		);
+	}
+
+	/**
+	 * Retires the sequence for good, `confirm` its name again: its last status with
+	 * `retiredAt` (the same once retired). Then every call on the name is
+	 * `sequence_retired`, and the name can never be created again.
+	 */
+	async retireSequence(name: string, options: RetireSequenceOptions): Promise<SequenceStatus> {
+		return rpcCall(this.env, "retireSequence", { kind: "sequence-retire" }, async (config) =>
+			(await sequenceOperations()).retireSequence(
+				this.env,
+				config,
+				rpcArgs(retireContract, config, options, { name }),
 			),
 		);
 	}

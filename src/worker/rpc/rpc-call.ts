@@ -18,7 +18,7 @@ import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../wire";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
 import { limitsOf } from "../contracts/limits";
-import { serviceError } from "../errors";
+import { type ServiceError, serviceError, statusOf } from "../errors";
 import type { RequestNote } from "../request-note";
 
 /**
@@ -69,6 +69,7 @@ export async function rpcCall<T>(
 	const requestId = crypto.randomUUID();
 	let line: RequestNote = { ...asking };
 	let error: ServiceErrorCode | undefined;
+	let status = 200;
 	let config: Config | undefined;
 	try {
 		config = configFrom(env);
@@ -82,9 +83,11 @@ export async function rpcCall<T>(
 	} catch (thrown) {
 		if (thrown instanceof IdError) {
 			error = thrown.code as ServiceErrorCode;
+			status = statusOf(thrown as ServiceError);
 			throw new Error(rpcMessage(thrown.message, requestId, thrown.retryAfterSeconds));
 		}
 		error = "internal";
+		status = STATUS_OF.internal;
 		console.error("internal error in IdService", requestId, thrown);
 		throw new Error(
 			rpcMessage("internal: an internal error occurred; it has been logged", requestId),
@@ -92,7 +95,6 @@ export async function rpcCall<T>(
 	} finally {
 		// REQUEST_LOG; on when the config could not be read, so its `invalid_config` is logged.
 		if (config ? config.requestLog : true) {
-			const status = error ? STATUS_OF[error] : 200;
 			const durationMs = Date.now() - started;
 			console.log(JSON.stringify({ rpc: method, requestId, status, ...line, durationMs, error }));
 		}

@@ -12,6 +12,7 @@
  */
 import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type * as z from "zod";
+import type { ServiceErrorCode } from "../../errors";
 import { inputSchemas } from "./input-schemas";
 import type { OperationSpec } from "./operation";
 import { type AnswerSchemas, answerSchemas, errorSchema } from "./schemas";
@@ -20,11 +21,16 @@ const RETRY_AFTER = {
 	"Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
 } as const;
 
-function errorAnswer(status: number, description: string, retry = false) {
+function errorAnswer(
+	status: number,
+	description: string,
+	retry = false,
+	also: readonly ServiceErrorCode[] = [],
+) {
 	return {
 		description,
 		...(retry ? { headers: RETRY_AFTER } : {}),
-		content: { "application/json": { schema: errorSchema(status) } },
+		content: { "application/json": { schema: errorSchema(status, also) } },
 	};
 }
 
@@ -124,6 +130,7 @@ export function describe(spec: OperationSpec): RouteConfig {
 					}
 				: {}),
 			...(spec.missing ? { 404: errorAnswer(404, spec.missing) } : {}),
+			...(spec.retired ? { 410: errorAnswer(410, spec.retired) } : {}),
 			...(spec.conflicts
 				? {
 						409: errorAnswer(
@@ -132,6 +139,7 @@ export function describe(spec: OperationSpec): RouteConfig {
 								? spec.conflicts
 								: "Leases are off, the worker ID is held or leased, or the lease was lost; `no_free_worker_id` sends Retry-After",
 							spec.conflicts === true,
+							spec.alsoUnder409,
 						),
 					}
 				: {}),

@@ -5,6 +5,7 @@
  *
  *   operation({ method: "get", path: "/ulid", summary: "ULIDs", input: http.ulid, ok: "ulidIdsSchema", ids: true })
  */
+import type { ServiceErrorCode } from "../../errors";
 import type { HttpInput } from "../http-inputs";
 import type { AnswerSchemas } from "./schemas";
 
@@ -36,8 +37,12 @@ export interface OperationSpec {
 	noContent?: boolean;
 	/** May answer 409 (a lease conflict, or leases off): the codes under 409; text: when, instead of the leases' wording. */
 	conflicts?: boolean | string;
+	/** Codes it answers under 409 though their own status is another (a create of a retired name). */
+	alsoUnder409?: ServiceErrorCode[];
 	/** May answer 404 with a code of its own: when. */
 	missing?: string;
+	/** May answer 410 (a retired sequence): when. */
+	retired?: string;
 	/** A generation answer: also one ID per line for `Accept: text/plain`; text: the success's description instead. */
 	ids?: boolean | string;
 	/** Answers plain text of this kind (`/metrics`), not JSON. */

@@ -129,6 +129,9 @@ function build() {
 	const regionsSchema = z.object({
 		workerIds: workerIdSet,
 		autoWorkerIds: workerIdSet,
+		leaseWorkerIds: z
+			.string()
+			.describe('LEASE_WORKER_IDS, the worker IDs lent to lease holders; "" when leases are off'),
 		regions: z.array(
 			z.object({
 				hint: z.enum(LOCATION_HINTS),
@@ -250,6 +253,7 @@ function build() {
 			.int()
 			.optional()
 			.describe("Pooled mode: the size of the last segment an isolate took"),
+		retiredAt: isoTime.optional().describe("A retire's answer only: when the sequence was retired"),
 	});
 	const sequenceListSchema = z.object({
 		type: z.literal("sequence-list"),
@@ -307,9 +311,11 @@ export function answerSchemas(): AnswerSchemas {
 
 const CODES = Object.keys(STATUS_OF) as ServiceErrorCode[];
 
-/** `{"error":{"code","message"}}` with the codes answered under `status` (all codes without one). */
-export function errorSchema(status?: number) {
-	const codes = CODES.filter((code) => status === undefined || STATUS_OF[code] === status);
+/** `{"error":{"code","message"}}` with the codes answered under `status` (all codes without one), and `also`. */
+export function errorSchema(status?: number, also: readonly ServiceErrorCode[] = []) {
+	const codes = CODES.filter(
+		(code) => status === undefined || STATUS_OF[code] === status || also.includes(code),
+	);
 	return z.object({
 		error: z.object({
 			code: z.enum(codes as [ServiceErrorCode, ...ServiceErrorCode[]]),

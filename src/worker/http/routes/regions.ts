@@ -6,8 +6,9 @@ import type { AppEnv } from "../app-env";
 import { routeGroup } from "../hono-apps";
 
 /**
- * Which worker IDs this deployment owns, where AUTO_REGIONS places them, and
- * which region (and worker IDs) an auto request from this caller would use.
+ * Which worker IDs this deployment owns, which it lends to lease holders ("" with
+ * leases off: the monitor asks no lease route then), where AUTO_REGIONS places them,
+ * and which region (and worker IDs) an auto request from this caller would use.
  * Distances are to each hint's fixed point, in whole km (null without a location).
  */
 export function regionsInfo(config: Config, cf: CallerCf): RegionsInfo {
@@ -16,6 +17,7 @@ export function regionsInfo(config: Config, cf: CallerCf): RegionsInfo {
 	return {
 		workerIds: config.workerIds.toString(),
 		autoWorkerIds: config.autoWorkerIds.toString(),
+		leaseWorkerIds: config.leaseWorkerIds?.toString() ?? "",
 		regions: config.regions.regions.map(({ hint, workerIds }) => ({
 			hint,
 			workerIds: workerIds.toString(),

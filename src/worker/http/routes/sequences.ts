@@ -1,7 +1,8 @@
 /**
  * Named sequences over HTTP: create (`PUT /sequences/:name`, 201 new, 200 the same
  * settings again), next numbers (GET or POST, `text/plain` one a line), a reserved
- * range, advance, status, per-minute history, and the list of names. Each reads its
+ * range, advance, status, per-minute history, retire (`DELETE`, confirmed by name
+ * in the body), and the list of names. Each reads its
  * contract (../contracts/sequences.ts, the history's ../contracts/ops.ts): the name from the path, the rest from the query or
  * a JSON body. The operations are ../sequence-operations.ts, loaded on first use.
  *
@@ -51,6 +52,12 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 		noteAsked(c, { kind: "sequence-status" });
 		const ops = await sequenceOperations();
 		return c.json(await ops.sequenceStatus(c.env, c.req.valid("json")), 200, NO_STORE);
+	})
+	.delete("/sequences/:name", readRequest(http.sequenceRetire), async (c) => {
+		noteAsked(c, { kind: "sequence-retire" });
+		const ops = await sequenceOperations();
+		const status = await ops.retireSequence(c.env, c.var.config, c.req.valid("json"));
+		return c.json(status, 200, NO_STORE);
 	})
 	.get("/sequences/:name/next", readRequest(http.sequenceNext), (c) => next(c, c.req.valid("json")))
 	.post("/sequences/:name/next", readRequest(http.sequenceNextPost), (c) =>

@@ -5,7 +5,9 @@ import { operation } from "../operation";
 const tag = "Sequences";
 const MISSING = "`unknown_sequence`: never created (PUT /sequences/{name} creates it)";
 const BUSY = "The sequence's object is unavailable or overloaded";
-const named = { tag, objects: BUSY, missing: MISSING } as const;
+const RETIRED =
+	"`sequence_retired`: the sequence was retired (DELETE /sequences/{name}); it issues nothing more";
+const named = { tag, objects: BUSY, missing: MISSING, retired: RETIRED } as const;
 const NUMBERS = "Consecutive numbers; with `Accept: text/plain`, one per line. Never cached.";
 const NEXT =
 	"ordered: a call that returned before another began got smaller numbers. pooled: from the isolate's segment.";
@@ -33,7 +35,9 @@ export const sequenceOperations = [
 		ok: "sequenceStatusSchema",
 		created: true,
 		found: "It exists with the same settings: its status",
-		conflicts: "`sequence_exists`: it exists with other settings",
+		conflicts:
+			"`sequence_exists`: it exists with other settings; `sequence_retired`: the name was retired, and a new sequence of it would repeat numbers",
+		alsoUnder409: ["sequence_retired"],
 		objects: `${BUSY}, or the fleet catalog is (retry: the name is then listed)`,
 	}),
 	operation({
@@ -65,6 +69,17 @@ export const sequenceOperations = [
 		input: http.sequenceReserve,
 		ok: "sequenceRangeSchema",
 		conflicts: "`sequence_exhausted`: past 2^63 − 1",
+	}),
+	operation({
+		...named,
+		retired: undefined,
+		method: "delete",
+		path: "/sequences/{name}",
+		summary: "Retire a sequence for good (confirmed by its name in the body)",
+		description:
+			'Answers its last status with `retiredAt`; again the same once retired. Afterwards every call on the name answers 410 `sequence_retired`, it leaves the list, `/stats` and `/metrics`, and a create of the name answers 409 `sequence_retired`: a new sequence starting again would repeat numbers. The body must be `{"confirm": "<name>"}`. Pooled: isolates stop at their next segment fetch, and hand out numbers of segments taken before the retire for less than POOL_MAX_AGE_MS after it.',
+		input: http.sequenceRetire,
+		ok: "sequenceStatusSchema",
 	}),
 	operation({
 		...named,

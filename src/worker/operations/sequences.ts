@@ -10,6 +10,7 @@
  *   // { type: "sequence", name: "orders", first: "1", count: 2, numbers: ["1", "2"] }
  */
 
+import { IdError } from "../../ids/errors";
 import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
@@ -18,6 +19,7 @@ import {
 	readSequenceNumber,
 	type SequenceSettings,
 	settingsView,
+	type TakenNumbers,
 } from "../../ids/sequences";
 import type {
 	SequenceHistory,
@@ -28,6 +30,7 @@ import type {
 } from "../../wire";
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
+import { serviceError } from "../errors";
 import { askCatalog } from "../object/catalog-calls";
 import type {
 	CreateResult,
@@ -36,7 +39,7 @@ import type {
 	StatusResult,
 } from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
-import { isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
+import { isolateSequencePools, MAX_BUFFERS, type SequencePools } from "./sequence-pools";
 
 /** A sequence named by a checked name. */
 export interface SequenceRef {
@@ -106,25 +109,59 @@ export async function nextInSequence(
 	config: Config,
 	input: SequenceCount,
 	background?: Background,
+	pools: SequencePools = isolateSequencePools,
 ): Promise<SequenceNumbers> {
 	const { name, count } = input;
-	if (config.poolMaxAgeMs > 0 && isPooled(config, name)) {
-		const buffer = sequenceBuffer(config, name, async (size) => {
-			const segment = await callSequence<IssuedResult>(env, name, (stub) =>
-				stub.segment(name, size),
-			);
-			return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
-		});
-		return numbersAnswer(name, await buffer.take(count, background));
+	if (config.poolMaxAgeMs > 0 && pools.isPooled(name)) {
+		return numbersAnswer(name, await takePooled(env, config, input, pools, background));
 	}
 	const issued = await callSequence<IssuedResult>(env, name, (stub) => stub.next(name, count));
-	if (issued.mode === "pooled") markPooled(config, name);
+	if (issued.mode === "pooled") pools.markPooled(name);
 	return numbersAnswer(name, {
 		first: BigInt(issued.first),
 		last: BigInt(issued.last),
 		count: issued.count,
 		period: issued.period,
 	});
+}
+
+/** Takes from a closed buffer tried before `buffer_closed` is answered (503, retry). */
+const CLOSED_BUFFER_TRIES = 3;
+
+/**
+ * `count` numbers from this isolate's buffer of `name`. A buffer closed while the
+ * call waited in it (the isolate's least recently used of more than MAX_BUFFERS
+ * pooled names) is replaced: the call takes from the new one, so its numbers still
+ * lie above every number the isolate handed out. Only when that keeps happening (an
+ * isolate serving far more than MAX_BUFFERS names at once) is it `buffer_closed`,
+ * 503 with Retry-After.
+ */
+async function takePooled(
+	env: Env,
+	config: Config,
+	input: SequenceCount,
+	pools: SequencePools,
+	background?: Background,
+): Promise<TakenNumbers> {
+	const { name, count } = input;
+	const fetchSegment = async (size: number) => {
+		const segment = await callSequence<IssuedResult>(env, name, (stub) => stub.segment(name, size));
+		return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
+	};
+	for (let tries = 1; ; tries++) {
+		try {
+			return await pools.buffer(config, name, fetchSegment).take(count, background);
+		} catch (error) {
+			if (!(error instanceof IdError && error.code === "buffer_closed")) throw error;
+			if (tries >= CLOSED_BUFFER_TRIES) {
+				throw serviceError(
+					"buffer_closed",
+					`the buffer of pooled sequence "${name}" was closed under this call ${tries} times in a row (this isolate serves more than ${MAX_BUFFERS} pooled sequences at once); retry`,
+					1,
+				);
+			}
+		}
+	}
 }
 
 /** A range of `count` numbers no one else gets (either mode), straight from the object. */

@@ -13,12 +13,11 @@
  * for the lease a holder passes back).
  */
 
-import { IdError } from "../../ids/errors";
 import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../wire";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
 import { limitsOf } from "../contracts/limits";
-import { serviceError } from "../errors";
+import { asServiceError, serviceError } from "../errors";
 import type { RequestNote } from "../request-note";
 
 /**
@@ -80,11 +79,11 @@ export async function rpcCall<T>(
 		if (Array.isArray(ids)) line.count = ids.length;
 		return result;
 	} catch (thrown) {
-		if (thrown instanceof IdError) {
-			error = thrown.code as ServiceErrorCode;
-			throw new Error(rpcMessage(thrown.message, requestId, thrown.retryAfterSeconds));
+		const failure = asServiceError(thrown);
+		error = failure.code;
+		if (failure === thrown) {
+			throw new Error(rpcMessage(failure.message, requestId, failure.retryAfterSeconds));
 		}
-		error = "internal";
 		console.error("internal error in IdService", requestId, thrown);
 		throw new Error(
 			rpcMessage("internal: an internal error occurred; it has been logged", requestId),

@@ -17,14 +17,6 @@ import { contract, field, NO_LIMITS, refusal } from "./fields";
 
 const NAME_RULE = `1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`;
 
-/** The longest text of a refused name a message repeats. */
-const SHOWN_CHARS = 80;
-function shownName(value: unknown): string {
-	if (typeof value !== "string")
-		return typeof value === "object" ? JSON.stringify(value) : String(value);
-	return JSON.stringify(value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value);
-}
-
 export const sequenceNameField = field.text(
 	"invalid_sequence_name",
 	`The sequence's name: ${NAME_RULE}`,
@@ -33,7 +25,6 @@ export const sequenceNameField = field.text(
 		test: (text) => SEQUENCE_NAME_PATTERN.test(text),
 		pattern: SEQUENCE_NAME_PATTERN,
 		maxLength: MAX_SEQUENCE_NAME_LENGTH,
-		show: shownName,
 	},
 );
 
@@ -58,7 +49,6 @@ const timeZone = field
 			test: (text) => text.length <= 64 && TIME_ZONE_NAME.test(text),
 			pattern: TIME_ZONE_NAME,
 			maxLength: 64,
-			show: shownName,
 		},
 	)
 	.orAbsent();
@@ -143,7 +133,6 @@ export const listContract = contract("listSequences", {
 				test: (text) => SEQUENCE_NAME_PATTERN.test(text),
 				pattern: SEQUENCE_NAME_PATTERN,
 				maxLength: MAX_SEQUENCE_NAME_LENGTH,
-				show: shownName,
 			},
 		)
 		.orAbsent(),

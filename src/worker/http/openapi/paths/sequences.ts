@@ -5,7 +5,7 @@ import { operation } from "../operation";
 const tag = "Sequences";
 const MISSING = "`unknown_sequence`: never created (PUT /sequences/{name} creates it)";
 const BUSY = "The sequence's object is unavailable or overloaded";
-const named = { tag, objects: BUSY, missing: MISSING } as const;
+const named = { tag, objects: BUSY, missing: MISSING, period: true } as const;
 const NUMBERS = "Consecutive numbers; with `Accept: text/plain`, one per line. Never cached.";
 const NEXT =
 	"ordered: a call that returned before another began got smaller numbers. pooled: from the isolate's segment.";
@@ -32,6 +32,7 @@ export const sequenceOperations = [
 		input: http.sequenceCreate,
 		ok: "sequenceStatusSchema",
 		created: true,
+		period: true,
 		found: "It exists with the same settings: its status",
 		conflicts: "`sequence_exists`: it exists with other settings",
 		objects: `${BUSY}, or the fleet catalog is (retry: the name is then listed)`,
@@ -64,6 +65,7 @@ export const sequenceOperations = [
 		summary: "Reserve numbers no one else will get, for a process to hand out",
 		input: http.sequenceReserve,
 		ok: "sequenceRangeSchema",
+		ids: "A range no one else gets; with `Accept: text/plain`, `first last` on one line. Never cached.",
 		conflicts: "`sequence_exhausted`: past 2^63 − 1",
 	}),
 	operation({
@@ -75,6 +77,7 @@ export const sequenceOperations = [
 			"From the sequence's own object, the current minute included; idle minutes are absent.",
 		input: http.sequenceHistory,
 		ok: "sequenceHistorySchema",
+		period: false,
 	}),
 	operation({
 		...named,

@@ -80,8 +80,11 @@ export function advanceInput(input: { name: string; to: number | string }): Sequ
 /**
  * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
  * Either success records the name in the fleet catalog before answering (again is a
- * no-op): a create whose catalog write failed answers 503, and its retry, finding the
- * sequence, writes it (and the object's first report, within a minute, would too).
+ * no-op). The sequence exists once its object answered, so a catalog that cannot take
+ * the name (unreachable, or failing) changes nothing the caller is told: the create
+ * answers its status all the same, the failure is one log line, and the catalog
+ * catches up from the object's first report, which its create scheduled (within a
+ * minute), or from a create again. Never a 500 or 503 for a sequence that exists.
  */
 export async function createSequence(
 	env: Env,
@@ -92,9 +95,20 @@ export async function createSequence(
 		stub.create(name, settingsView(settings)),
 	);
 	const createdAtMs = Date.parse(status.created);
-	await askCatalog(env, (catalog) =>
-		catalog.registerSequence(name, { ...status.settings }, createdAtMs),
-	);
+	try {
+		await askCatalog(env, (catalog) =>
+			catalog.registerSequence(name, { ...status.settings }, createdAtMs),
+		);
+	} catch (error) {
+		console.error(
+			JSON.stringify({
+				operation: "createSequence",
+				event: "catalog_write_failed",
+				name,
+				message: error instanceof Error ? error.message : String(error),
+			}),
+		);
+	}
 	return { created, status };
 }
 

@@ -35,7 +35,7 @@ export const sequenceOperations = [
 		period: true,
 		found: "It exists with the same settings: its status",
 		conflicts: "`sequence_exists`: it exists with other settings",
-		objects: `${BUSY}, or the fleet catalog is (retry: the name is then listed)`,
+		objects: BUSY,
 	}),
 	operation({
 		...named,

@@ -108,4 +108,48 @@ describe("pooled mode", () => {
 		expect(BigInt(answer.first)).toBeGreaterThan(before);
 		expect(BigInt((await take(1)).first)).toBeGreaterThan(BigInt(answer.numbers.at(-1) as string));
 	});
+
+	it("sends calls above a segment's size straight to the object: 30 at once on a slow object, none overloaded", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled-large", { mode: "pooled" });
+		// Each object call takes 150 ms; a take waits at most MAX_WAIT_MS + 1 s = 2 s.
+		const slow = slowSequencesEnv(150);
+		const { config, pools } = isolate({ MAX_WAIT_MS: "1000" });
+		const take = (count: number) =>
+			ops.nextInSequence(slow, config, { name, count }, undefined, pools);
+		await take(1); // learns the mode
+		await take(1); // makes the buffer
+		const answers = await Promise.allSettled(Array.from({ length: 30 }, () => take(10_000)));
+		const refused = answers.filter((answer) => answer.status === "rejected");
+		expect(refused.map((answer) => String(answer.reason)).slice(0, 3)).toEqual([]);
+		const numbers = answers.flatMap((answer) =>
+			answer.status === "fulfilled" ? answer.value.numbers : [],
+		);
+		expect(numbers).toHaveLength(300_000);
+		expect(new Set(numbers).size).toBe(300_000);
+	}, 30_000);
 });
+
+/** The real env, each call to a sequence's object `delayMs` slower (an object far away). */
+function slowSequencesEnv(delayMs: number): Env {
+	const sequences = env.SEQUENCES;
+	const SEQUENCES = {
+		idFromName: (name: string) => sequences.idFromName(name),
+		get: (id: DurableObjectId) => {
+			const stub = sequences.get(id);
+			return new Proxy(stub, {
+				get(target, key) {
+					const value = Reflect.get(target, key);
+					if (typeof key !== "string" || typeof value !== "function") return value;
+					return async (...args: unknown[]) => {
+						await scheduler.wait(delayMs);
+						return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[key]?.(
+							...args,
+						);
+					};
+				},
+			});
+		},
+	};
+	return { ...env, SEQUENCES: SEQUENCES as unknown as Env["SEQUENCES"] };
+}

@@ -53,9 +53,15 @@ export class SequencePools {
 	 * request reads as a high rate: POOL_MAX_SIZE bounds what that costs. Each segment
 	 * is used for at most POOL_MAX_AGE_MS (> 0: with 0, pools are off and every call
 	 * goes to the object), and a take waits for a segment at most MAX_WAIT_MS and a
-	 * second of travel.
+	 * second of travel. A call for more than POOL_MAX_SIZE numbers goes to the object at
+	 * once (`direct`, exactly its count), never queued behind a refill.
 	 */
-	buffer(settings: PoolSettings, name: string, fetch: FetchRange): RangeBuffer {
+	buffer(
+		settings: PoolSettings,
+		name: string,
+		fetch: FetchRange,
+		direct?: FetchRange,
+	): RangeBuffer {
 		const { poolMaxAgeMs, poolMaxSize, maxWaitMs } = settings;
 		const key = `${poolMaxAgeMs} ${poolMaxSize} ${maxWaitMs} ${name}`;
 		let buffer = this.buffers.get(key);
@@ -71,6 +77,7 @@ export class SequencePools {
 			const minStep = DEFAULT_POOL_STEP.minStep;
 			buffer = new RangeBuffer({
 				fetch,
+				...(direct ? { direct } : {}),
 				clock: workersClock,
 				step: {
 					minStep,

@@ -15,6 +15,7 @@ import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
 	checkSequenceSettings,
+	type NumberRange,
 	numbersOf,
 	readSequenceNumber,
 	type SequenceSettings,
@@ -158,13 +159,19 @@ async function takePooled(
 	background?: Background,
 ): Promise<TakenNumbers> {
 	const { name, count } = input;
-	const fetchSegment = async (size: number) => {
-		const segment = await callSequence<IssuedResult>(env, name, (stub) => stub.segment(name, size));
-		return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
-	};
+	const fetchBy =
+		(method: "segment" | "next") =>
+		async (size: number): Promise<NumberRange> => {
+			const issued = await callSequence<IssuedResult>(env, name, (stub) =>
+				stub[method](name, size),
+			);
+			return { first: BigInt(issued.first), last: BigInt(issued.last), period: issued.period };
+		};
 	for (let tries = 1; ; tries++) {
 		try {
-			return await pools.buffer(config, name, fetchSegment).take(count, background);
+			// A segment; more than one holds goes straight to the object, as an ordered call does.
+			const buffer = pools.buffer(config, name, fetchBy("segment"), fetchBy("next"));
+			return await buffer.take(count, background);
 		} catch (error) {
 			if (!(error instanceof IdError && error.code === "buffer_closed")) throw error;
 			if (tries >= CLOSED_BUFFER_TRIES) {

@@ -99,6 +99,15 @@ export function lockStateDir(dir: string, command: string): () => void {
 }
 
 /**
+ * `args` with `--var TRUST_CF_CONNECTING_IP:off` unless they set it: `wrangler dev`
+ * passes on a `CF-Connecting-IP` a caller sends, so locally it is no address.
+ */
+export function localArgs(args: readonly string[]): string[] {
+	if (args.some((arg) => arg.startsWith("TRUST_CF_CONNECTING_IP:"))) return [...args];
+	return [...args, "--var", "TRUST_CF_CONNECTING_IP:off"];
+}
+
+/**
  * Runs `wrangler <args>` in the foreground (its terminal, its keys) while holding
  * the lock on its state directory; exits with wrangler's exit code. A held lock is
  * a refusal to start: the message, and exit code 1.
@@ -112,7 +121,10 @@ export function runDevSession(args: readonly string[], command: string): void {
 		console.error(error.message);
 		process.exit(1);
 	}
-	const wrangler = spawn(process.execPath, [WRANGLER, ...args], { cwd: REPO, stdio: "inherit" });
+	const wrangler = spawn(process.execPath, [WRANGLER, ...localArgs(args)], {
+		cwd: REPO,
+		stdio: "inherit",
+	});
 	// Ctrl-C reaches wrangler too (one process group); wait for it to end, then release.
 	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 		process.on(signal, () => wrangler.kill(signal));

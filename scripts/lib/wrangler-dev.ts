@@ -29,7 +29,7 @@ export interface DevServerOptions {
 	persistTo?: string;
 	/** Keep the temporary persist directory after `stop()`. Default: false. */
 	keepState?: boolean;
-	/** Extra `--var NAME:value` settings. Default: none. */
+	/** Extra `--var NAME:value` settings. Default: `TRUST_CF_CONNECTING_IP:off` only. */
 	vars?: Record<string, string>;
 	/**
 	 * A script of this repository that runs `wrangler dev` itself, given the same
@@ -133,7 +133,8 @@ export class WranglerDev implements DevServer {
 
 	constructor(private readonly options: DevServerOptions = {}) {
 		this.ownsState = options.persistTo === undefined;
-		this.vars = { ...options.vars };
+		// `wrangler dev` passes on a caller's own CF-Connecting-IP: no address locally.
+		this.vars = { TRUST_CF_CONNECTING_IP: "off", ...options.vars };
 		this.persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "edge-ids-dev-"));
 	}
 
@@ -223,7 +224,7 @@ export class WranglerDev implements DevServer {
 	}
 
 	setVars(vars: Record<string, string>): void {
-		this.vars = { ...vars };
+		this.vars = { TRUST_CF_CONNECTING_IP: "off", ...vars };
 	}
 
 	kill(): Promise<void> {

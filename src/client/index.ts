@@ -105,6 +105,7 @@ export {
 	createSequenceBuffer,
 	type RangeSource,
 	type SequenceBuffer,
+	type SequenceBufferNextOptions,
 	type SequenceBufferOptions,
 } from "./sequence-buffer";
 export { idService, type SettlingBinding } from "./service";

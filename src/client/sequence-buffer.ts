@@ -18,6 +18,7 @@
  * another one (by anyone) is larger. Not ordered across processes: use the
  * service's `nextInSequence` on an ordered sequence for that. A range's unused
  * numbers are lost when it ages out or the buffer closes (`stats().wasted`).
+ * `close()` leaves nothing running: no timer keeps the process alive after it.
  */
 
 import { type Clock, systemClock } from "../ids/clock";
@@ -58,14 +59,25 @@ export interface SequenceBufferOptions {
 	clock?: Clock | undefined;
 }
 
+/** Options of one `next`. */
+export interface SequenceBufferNextOptions {
+	/** Ends this call's wait for a range early: it rejects with `aborted`. */
+	signal?: AbortSignal | undefined;
+	/** Receives each reserve started in the background (e.g. `ctx.waitUntil`). */
+	background?: Background | undefined;
+}
+
 export interface SequenceBuffer {
 	/**
 	 * `count` (default 1) consecutive numbers, as `nextInSequence` answers them.
 	 * Rejects with `invalid_count`, `overloaded` (no range within `maxWaitMs`;
-	 * retryable), `aborted` after `close()`, or the source's own error.
-	 * `background` (e.g. `ctx.waitUntil`) receives each reserve started in the background.
+	 * retryable), `aborted` after `close()` or when `signal` aborts (at once; the
+	 * signal's reason as `cause`), or the source's own error. `background` (e.g.
+	 * `ctx.waitUntil`, given as the second argument or as an option) receives each
+	 * reserve started in the background. A count above `maxStep` is reserved on its
+	 * own, at once.
 	 */
-	next(count?: number, background?: Background): Promise<SequenceNumbers>;
+	next(count?: number, options?: Background | SequenceBufferNextOptions): Promise<SequenceNumbers>;
 	/** Takes, numbers handed out, reserves, and numbers wasted. */
 	stats(): RangeBufferStats;
 	/** Drops what is held and gives up the reserve in flight; later calls reject with `aborted`. */
@@ -106,11 +118,24 @@ export function createSequenceBuffer(options: SequenceBufferOptions): SequenceBu
 		throw new IdsError("invalid_config", detail, undefined, undefined);
 	}
 	return {
-		async next(count = 1, background) {
+		async next(count = 1, options) {
+			const { signal, background } =
+				typeof options === "function"
+					? { signal: undefined, background: options }
+					: (options ?? {});
 			let taken: Awaited<ReturnType<RangeBuffer["take"]>>;
 			try {
-				taken = await buffer.take(count, background);
+				taken = await buffer.take(count, background, signal);
 			} catch (error) {
+				if (signal?.aborted) {
+					throw new IdsError(
+						"aborted",
+						"this sequence buffer's next was aborted by the caller's signal",
+						undefined,
+						undefined,
+						{ cause: signal.reason },
+					);
+				}
 				throw asClientError(error);
 			}
 			const { first, period } = taken;

@@ -12,8 +12,12 @@ export interface Clock {
 	 * is a clock fault: refused like a clock that went back (`clockFault`), never stored.
 	 */
 	now(): number;
-	/** Resolves after about `ms` milliseconds; the generator re-reads `now()` afterwards. */
-	sleep(ms: number): Promise<void>;
+	/**
+	 * Resolves after about `ms` milliseconds; the generator re-reads `now()` afterwards.
+	 * When `cancel` aborts it resolves at once and its timer is cleared (a wait that
+	 * lost a race keeps no process alive).
+	 */
+	sleep(ms: number, cancel?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -59,13 +63,33 @@ export const cryptoRandomBytes: RandomBytes = (bytes) => {
  */
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: (ms) =>
+	sleep: (ms, cancel) =>
 		new Promise((resolve) => {
-			if (polling === undefined) setTimeout(resolve, ms);
-			else
-				waitUntil(polling, { wall: Date.now() + ms, monotonic: performance.now() + ms }, resolve);
+			if (cancel?.aborted) return resolve();
+			const timers: Timers = { cancelled: false };
+			const done = () => {
+				cancel?.removeEventListener("abort", stop);
+				resolve();
+			};
+			const stop = () => {
+				timers.cancelled = true;
+				if (timers.timer !== undefined) clearTimeout(timers.timer);
+				resolve();
+			};
+			cancel?.addEventListener("abort", stop, { once: true });
+			if (polling === undefined) timers.timer = setTimeout(done, ms);
+			else {
+				const end = { wall: Date.now() + ms, monotonic: performance.now() + ms };
+				waitUntil(polling, end, done, timers);
+			}
 		}),
 };
+
+/** A wait's current timer, and whether it was cancelled (a polled wait then stops turning). */
+interface Timers {
+	timer?: ReturnType<typeof setTimeout>;
+	cancelled: boolean;
+}
 
 type Immediate = (callback: () => void) => unknown;
 const host = globalThis as { setImmediate?: Immediate; navigator?: { userAgent?: string } };
@@ -87,17 +111,20 @@ function leftOf(end: WaitEnd): number {
 	return Number.isFinite(wall) ? Math.min(wall, monotonic) : monotonic;
 }
 
-/** A timer until the last millisecond of the wait, then event-loop turns. */
-function waitUntil(immediate: Immediate, end: WaitEnd, done: () => void): void {
+/** A timer until the last millisecond of the wait, then event-loop turns; none once `timers` is cancelled. */
+function waitUntil(immediate: Immediate, end: WaitEnd, done: () => void, timers: Timers): void {
+	if (timers.cancelled) return;
 	const left = leftOf(end);
 	if (left <= 0) done();
-	else if (left > 1) setTimeout(() => waitUntil(immediate, end, done), left - 1);
+	else if (left > 1)
+		timers.timer = setTimeout(() => waitUntil(immediate, end, done, timers), left - 1);
 	else {
 		const before = performance.now();
 		immediate(() => {
+			if (timers.cancelled) return;
 			// A clock that stood still over a turn would be polled forever: a timer ends it.
-			if (performance.now() === before) setTimeout(done, left);
-			else waitUntil(immediate, end, done);
+			if (performance.now() === before) timers.timer = setTimeout(done, left);
+			else waitUntil(immediate, end, done, timers);
 		});
 	}
 }

@@ -60,9 +60,44 @@ export class IdError<Code extends string = IdErrorCode> extends Error {
 	}
 }
 
-/** A value as an error message shows it: strings quoted, anything else as written. */
+/** The most characters of a refused value a message repeats. */
+export const SHOWN_CHARS = 64;
+
+/**
+ * A value as an error message shows it: text quoted and numbers as written, each cut
+ * to 64 characters; anything else by its type (`a bigint 5n`, `an array of 3 items`,
+ * `an object`, `a function`, `a symbol`). Never throws and never runs the value's own
+ * code (no `toJSON`, no `toString`), whatever a caller sent: a BigInt, a cycle, a
+ * 100 KB array.
+ *
+ *   describeValue("fast");        // "\"fast\""
+ *   describeValue(5n);            // "a bigint 5n"
+ *   describeValue([1, 2, 3]);     // "an array of 3 items"
+ */
 export function describeValue(value: unknown): string {
-	return typeof value === "string" ? JSON.stringify(value) : String(value);
+	switch (typeof value) {
+		case "string":
+			return JSON.stringify(cut(value));
+		case "number":
+		case "boolean":
+		case "undefined":
+			return String(value);
+		case "bigint":
+			return `a bigint ${cut(`${value}`)}n`;
+		case "symbol":
+			return "a symbol";
+		case "function":
+			return "a function";
+	}
+	if (value === null) return "null";
+	if (Array.isArray(value)) {
+		return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+	}
+	return "an object";
+}
+
+function cut(text: string): string {
+	return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
 /** The smallest and largest count a call accepts, and how it must be written (for messages). */

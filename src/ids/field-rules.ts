@@ -44,10 +44,9 @@ export const PREFIX_RULE =
 
 /** `invalid_prefix` for `got`, saying the rule. */
 export function invalidPrefix(got: unknown): IdError {
-	const shown = typeof got === "string" && got.length > 70 ? `${got.slice(0, 70)}…` : got;
 	const length = typeof got === "string" ? ` (${got.length} characters)` : "";
 	return new IdError(
 		"invalid_prefix",
-		`prefix must be ${PREFIX_RULE}; got ${describeValue(shown)}${length}`,
+		`prefix must be ${PREFIX_RULE}; got ${describeValue(got)}${length}`,
 	);
 }

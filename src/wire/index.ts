@@ -8,7 +8,9 @@
 import type { IdErrorCode } from "../ids/errors";
 import type { DecodedId, DecodeFormat } from "../ids/forms/decode";
 import type { DecodedForeign, PresetName } from "../ids/forms/foreign-layouts";
+import type { LeaseRefusalCode } from "../ids/leases/span-rules";
 import type { BoundsKind } from "../ids/ranges/id-bounds";
+import type { SequenceRefusalCode } from "../ids/sequences/refusals";
 import type { SequenceSettingsView } from "../ids/sequences/settings";
 import type { SnowflakeFormat } from "../ids/snowflake/base32";
 import type { SnowflakeBlock } from "../ids/snowflake/blocks";
@@ -31,8 +33,9 @@ export type {
 };
 
 /**
- * Every error code the service answers with, and its HTTP status. The core's
- * codes must all be here; adding a service code is one line.
+ * Every error code the service answers with, and its HTTP status: a 4xx or 5xx,
+ * never a 200 with an error body. The core's codes (its errors, the sequence and
+ * lease refusals) must all be here; adding a service code is one line.
  */
 export const STATUS_OF = {
 	/** Returned when a worker ID is not an integer this deployment owns (WORKER_IDS). */
@@ -107,7 +110,10 @@ export const STATUS_OF = {
 	overloaded: 503,
 	/** Returned when a worker ID's object could not answer (reset, restarting, unreachable, or an older version mid-deploy); `Retry-After` is sent. */
 	unavailable: 503,
-} as const satisfies Record<IdErrorCode, number> & Record<string, number>;
+	/** Returned when an isolate kept closing a pooled sequence's buffer while the call waited (far more than 1,000 pooled sequences in use at once); `Retry-After` is sent. */
+	buffer_closed: 503,
+} as const satisfies Record<IdErrorCode | SequenceRefusalCode | LeaseRefusalCode, number> &
+	Record<string, number>;
 
 /** A code the service can answer with: the core's and its own. */
 export type ServiceErrorCode = keyof typeof STATUS_OF;

@@ -47,9 +47,16 @@ export function statusOf(error: ServiceError): ErrorStatus {
 	return (error as { status?: ErrorStatus }).status ?? STATUS_OF[error.code];
 }
 
-/** Any thrown value as a service error; unknown failures become `internal` with no details. */
+/**
+ * Any thrown value as a service error; unknown failures, and an `IdError` whose code
+ * has no status (a bug: test/worker/error-codes.test.ts lists every code), become
+ * `internal` with no details.
+ */
 export function asServiceError(error: unknown): ServiceError {
-	if (error instanceof IdError) return error as ServiceError;
+	if (error instanceof IdError) {
+		if (Object.hasOwn(STATUS_OF, error.code)) return error as ServiceError;
+		return serviceError("internal", "an internal error occurred; it has been logged");
+	}
 	// Hono's JSON validator refuses a body it cannot parse before any hook runs.
 	if (error instanceof HTTPException && error.status === 400) {
 		return serviceError(

@@ -4,6 +4,8 @@
  * and increasing, the next range reserved before the current one runs out, bounded
  * waits, ranges aged out, `close()`, and the source's refusals passed through.
  */
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSequenceBuffer, IdsError, idsClient, type RangeSource } from "../../src/client";
 import { issueRange, newSequenceState, type SequenceState } from "../../src/ids/sequences/counter";
@@ -172,4 +174,38 @@ describe("createSequenceBuffer", () => {
 			"invalid_config: targetRefillMs must be an integer in [1, 1000], got 5000",
 		);
 	});
+});
+
+describe("createSequenceBuffer's waits end", () => {
+	it("when next's signal aborts: at once, with `aborted` and the reason as its cause", async () => {
+		const { clock, source, buffer } = setup({ maxWaitMs: 30_000 });
+		source.hold = true;
+		const controller = new AbortController();
+		const waiting = buffer.next(1, { signal: controller.signal }).catch((error: unknown) => error);
+		await settle();
+		const reason = new Error("the caller gave up");
+		controller.abort(reason);
+		const error = (await waiting) as IdsError;
+		expect(error).toBeInstanceOf(IdsError);
+		expect(error).toMatchObject({ code: "aborted", cause: reason });
+		expect(clock.pendingSleeps).toBe(0); // its wait's timer was cancelled
+		// The buffer goes on: a later call is served once the reserve answers.
+		const later = buffer.next(2);
+		source.release();
+		await settle();
+		source.release();
+		expect((await later).numbers).toHaveLength(2);
+	});
+
+	it("and a Node process exits promptly after close(), whatever was waiting", () => {
+		const script = resolve(import.meta.dirname, "sequence-buffer-exit.ts");
+		const started = Date.now();
+		const printed = execFileSync(process.execPath, ["--import", "tsx", script], {
+			encoding: "utf8",
+			timeout: 20_000,
+		});
+		expect(printed.trim()).toBe("aborted");
+		// The wait's 30 s timer did not hold it; startup takes a second or two.
+		expect(Date.now() - started).toBeLessThan(8_000);
+	}, 30_000);
 });

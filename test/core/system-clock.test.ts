@@ -190,3 +190,19 @@ describe("systemClock", () => {
 		}
 	});
 });
+
+describe("systemClock.sleep's cancel", () => {
+	it("ends the wait at once and clears its timer, however far off it was", async () => {
+		for (const ms of [30_000, 1]) {
+			const cancel = new AbortController();
+			const started = performance.now();
+			const sleeping = systemClock.sleep(ms, cancel.signal);
+			cancel.abort();
+			await sleeping;
+			expect(performance.now() - started).toBeLessThan(ms === 1 ? 50 : 1_000);
+		}
+		const cancelled = new AbortController();
+		cancelled.abort();
+		await systemClock.sleep(30_000, cancelled.signal); // already cancelled: no wait at all
+	});
+});

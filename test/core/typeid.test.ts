@@ -176,7 +176,7 @@ describe("prefixes", () => {
 		expect(() => checkPrefix(7)).toThrow(/prefix must be at most 63 characters of a-z and _/);
 	});
 
-	it("shows a bad prefix as given up to 70 characters, cut after that, with its length", () => {
+	it("shows a bad prefix as given up to 64 characters, cut after that, with its length", () => {
 		const refusal = (given: unknown) => {
 			try {
 				checkPrefix(given);
@@ -187,25 +187,25 @@ describe("prefixes", () => {
 		};
 		const rule =
 			/^prefix must be at most 63 characters of a-z and _, starting and ending with a letter \(TypeID's .*\), or empty; got /;
-		expect(refusal("p".repeat(70))).toMatch(
-			new RegExp(`${rule.source}"p{70}" \\(70 characters\\)$`),
+		expect(refusal("p".repeat(64))).toMatch(
+			new RegExp(`${rule.source}"p{64}" \\(64 characters\\)$`),
 		);
-		expect(refusal("p".repeat(71))).toMatch(
-			new RegExp(`${rule.source}"p{70}…" \\(71 characters\\)$`),
+		expect(refusal("p".repeat(65))).toMatch(
+			new RegExp(`${rule.source}"p{64}…" \\(65 characters\\)$`),
 		);
 		// Not a string: shown as what it is, with no length; an array is not its text.
 		expect(refusal(7)).toMatch(new RegExp(`${rule.source}7$`));
 		expect(refusal(["user"])).toMatch(rule);
 	});
 
-	it("refuses a prefixed text's bad prefix naming it, up to 70 characters, cut after that", () => {
+	it("refuses a prefixed text's bad prefix naming it, up to 64 characters, cut after that", () => {
 		const suffix = "_01h455vb4pex5vsknk084sn02q";
 		const detail = (shown: string) =>
 			`a TypeID's prefix (before the last _) must be at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), and without a prefix there is no _; got ${JSON.stringify(shown)}`;
 		const cases: [prefix: string, shown: string][] = [
 			["", ""],
-			["p".repeat(70), "p".repeat(70)],
-			["p".repeat(71), `${"p".repeat(70)}…`],
+			["p".repeat(64), "p".repeat(64)],
+			["p".repeat(65), `${"p".repeat(64)}…`],
 		];
 		for (const [prefix, shown] of cases) {
 			expect(() => parseTypeId(`${prefix}${suffix}`)).toThrow(

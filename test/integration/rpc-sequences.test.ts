@@ -171,6 +171,26 @@ describe("named sequences over RPC and the HTTP client", () => {
 		expect([later.first, later.count, later.numbers.at(-1)]).toEqual(["12", 50, "61"]);
 	});
 
+	it("pooled numbers strictly increase in the service's isolate across RPC, the binding's fetch and HTTP", async () => {
+		const name = unique("pooled-ways");
+		await http.createSequence(name, { mode: "pooled" });
+		const overBinding = idsClient({ fetch: IDS.fetch.bind(IDS) });
+		const ways = [
+			(count: number) => rpc.nextInSequence(name, { count }),
+			(count: number) => overBinding.nextInSequence(name, { count }),
+			(count: number) => http.nextInSequence(name, { count }),
+		];
+		for (const way of ways) await way(1); // each learns the mode
+		const handedOut: bigint[] = [];
+		for (let round = 0; round < 30; round++) {
+			const way = ways[round % ways.length] as (typeof ways)[number];
+			for (const number of (await way(1 + (round % 3))).numbers) handedOut.push(BigInt(number));
+		}
+		for (let i = 1; i < handedOut.length; i++) {
+			expect(handedOut[i], handedOut.join(", ")).toBeGreaterThan(handedOut[i - 1] as bigint);
+		}
+	});
+
 	it("createSequenceBuffer hands out unique increasing numbers over either source", async () => {
 		const name = unique("buffer");
 		await http.createSequence(name);

@@ -54,11 +54,25 @@ export class ManualClock implements Clock {
 	now(): number {
 		return this.time;
 	}
-	sleep(ms: number): Promise<void> {
+	/** Sleeps cancelled before they were due (their timer would have been cleared). */
+	cancelledSleeps = 0;
+	sleep(ms: number, cancel?: AbortSignal): Promise<void> {
 		this.sleeps.push(ms);
 		return new Promise((wake) => {
-			this.sleepers.push({ until: this.monotonic + ms, wake });
+			const sleeper = { until: this.monotonic + ms, wake };
+			this.sleepers.push(sleeper);
+			cancel?.addEventListener("abort", () => {
+				const at = this.sleepers.indexOf(sleeper);
+				if (at < 0) return;
+				this.sleepers.splice(at, 1);
+				this.cancelledSleeps++;
+				wake();
+			});
 		});
+	}
+	/** Sleeps not yet due nor cancelled: each would be a live timer. */
+	get pendingSleeps(): number {
+		return this.sleepers.length;
 	}
 	/** Moves the clock `ms` forward and ends the sleeps that are due. */
 	advance(ms: number): void {

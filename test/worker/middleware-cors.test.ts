@@ -49,7 +49,9 @@ describe("corsFromConfig", () => {
 		const app = corsApp("https://a.example");
 		const allowed = await app.request({ headers: { Origin: "https://a.example" } });
 		expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://a.example");
-		expect(allowed.headers.get("Access-Control-Expose-Headers")).toBe("Retry-After,X-Request-Id");
+		expect(allowed.headers.get("Access-Control-Expose-Headers")).toBe(
+			"Retry-After,X-Request-Id,Sequence-Period",
+		);
 		const other = await app.request({ headers: { Origin: "https://evil.example" } });
 		expect(other.headers.get("Access-Control-Allow-Origin")).toBeNull();
 		expect(await other.text()).toBe("ok");
@@ -78,7 +80,9 @@ describe("corsFromConfig", () => {
 		expect(moved.headers.get("Access-Control-Allow-Origin")).toBe("https://b.example");
 		const failed = await named.request(asked, "/fails");
 		expect(failed.status).toBe(500);
-		expect(failed.headers.get("Access-Control-Expose-Headers")).toBe("Retry-After,X-Request-Id");
+		expect(failed.headers.get("Access-Control-Expose-Headers")).toBe(
+			"Retry-After,X-Request-Id,Sequence-Period",
+		);
 		expect((await corsApp("*").request(asked)).headers.get("Vary")).toBeNull();
 	});
 });

@@ -21,13 +21,13 @@ function countingLimiter(budget: number, fails = false) {
 	return { limiter, keys: () => [...calls.keys()] };
 }
 
-function limitedApp(limiter: RateLimit) {
+function limitedApp(limiter: RateLimit, vars: Record<string, string> = {}) {
 	const app = new Hono<AppEnv>()
 		.use(resolveConfig())
 		.use(rateLimit({ limiter: () => limiter }))
 		.get("/*", (c) => c.text("ok"))
 		.onError((error, c) => errorResponse(c, error));
-	const own = { ...env, API_TOKEN: undefined, API_TOKEN_NEXT: undefined } as Env;
+	const own = { ...env, API_TOKEN: undefined, API_TOKEN_NEXT: undefined, ...vars } as Env;
 	return (path: string, address?: string) =>
 		app.request(path, address ? { headers: { "CF-Connecting-IP": address } } : {}, own);
 }
@@ -52,6 +52,15 @@ describe("rateLimit", () => {
 		expect((await request("/ids")).status).toBe(200);
 		expect((await request("/ids", "127.0.0.1")).status).toBe(200);
 		expect(keys()).toEqual([]);
+	});
+
+	it("with TRUST_CF_CONNECTING_IP off (wrangler dev), takes no address from the header: a made-up one buys no budget", async () => {
+		const { limiter, keys } = countingLimiter(1);
+		const request = limitedApp(limiter, { TRUST_CF_CONNECTING_IP: "off" });
+		for (let i = 1; i <= 6; i++) {
+			expect((await request("/ids", `203.0.113.${i}`)).status).toBe(200);
+		}
+		expect(keys()).toEqual([]); // keyed by nothing the caller can make up
 	});
 
 	it("lets the request through when the limiter fails", async () => {

@@ -240,7 +240,9 @@ describe("GET /regions", () => {
 
 describe("objects are created with their region's location hint", () => {
 	it("whichever route touches a worker ID first: explicit, stats or auto", async () => {
-		const regional = appWith({ AUTO_REGIONS: REGIONS });
+		// Auto pools are the isolate's, found by their settings: a POOL_MAX_SIZE no other
+		// test uses gives this env a pool of its own, whose first take calls an object.
+		const regional = appWith({ AUTO_REGIONS: REGIONS, POOL_MAX_SIZE: "4095" });
 		expect((await regional.send("/snowflake/205")).status).toBe(200);
 		expect((await regional.send("/snowflake/213/stats")).status).toBe(200);
 		const auto = await regional.json<{ workerId: number }>("/snowflake", {

@@ -164,14 +164,16 @@ describe("request log", () => {
 	it("says pool only when the pool served the request, direct when the object was asked", async () => {
 		const cases = [
 			// [vars, path, count, source, what the object was asked for]
-			[{}, "/snowflake?count=3", 3, "pool", 16], // a refill of the first block size
+			// Auto pools are the isolate's, found by their settings: each case's own settings
+			// give it a pool of its own, whose calls reach this case's objects.
+			[{ POOL_MAX_SIZE: "4095" }, "/snowflake?count=3", 3, "pool", 16], // a refill of the first block size
 			[{ POOL_MAX_SIZE: "8" }, "/snowflake?count=3", 3, "pool", 8],
-			[{ POOL_MAX_SIZE: "8" }, "/snowflake?count=9", 9, "direct", 9], // above the pool's size
+			[{ POOL_MAX_SIZE: "7" }, "/snowflake?count=9", 9, "direct", 9], // above the pool's size
 			[{ POOL_MAX_AGE_MS: "0" }, "/snowflake?count=3", 3, "direct", 3], // pools off
 			[{}, "/snowflake/3", 1, "direct", 1], // a named worker ID
 		] as const;
 		for (const [vars, path, count, source, asked] of cases) {
-			const objects = fakeObjects(); // a new env: a new pool
+			const objects = fakeObjects();
 			const { response, text, line } = await logged(path, undefined, { ...objects, ...vars });
 			expect(response.status).toBe(200);
 			expect(objects.asked).toEqual([asked]);
@@ -179,7 +181,7 @@ describe("request log", () => {
 			expect(line).toMatchObject({ kind: "snowflake", count, workerId, source });
 		}
 		// The pool's refill fails, so the pool goes straight to an object: direct.
-		const flaky = fakeObjects(undefined, true);
+		const flaky = { ...fakeObjects(undefined, true), POOL_MAX_SIZE: "4094" };
 		const { response, line } = await logged("/snowflake?count=3", undefined, flaky);
 		expect(response.status).toBe(200);
 		expect(flaky.asked).toEqual([16, 3]);

@@ -1,19 +1,20 @@
 /**
  * What writes a sequence's name to the fleet catalog: its create, once (a create found
  * again writes the same row, a no-op), never next, reserve, advance, status or a
- * pooled segment. A create whose catalog write fails answers 503 and writes nothing
- * it could not undo; its retry lists the name, and so would the object's first report.
+ * pooled segment. A create whose catalog write fails (unreachable, or the catalog's own
+ * code threw) answers the sequence's status all the same, never a 500 or 503, and logs
+ * one line; a create again lists the name, and so does the object's first report.
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { createExecutionContext, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkSequenceSettings } from "../../src/ids/sequences";
 import type { SequenceList } from "../../src/wire";
-import { call, callJson } from "./helpers";
+import { app } from "../../src/worker/http/app";
+import { call, callJson, captureErrorLog } from "./helpers";
 import {
 	atMinuteStart,
 	operations,
-	refusal,
 	sequenceName,
 	sequenceStub,
 	unreachableCatalogEnv,
@@ -100,30 +101,46 @@ describe("the fleet catalog's sequence names", () => {
 		expect(await listed(pooled)).toBe(true);
 	});
 
-	it("a create whose catalog write fails answers 503; its retry lists the name", async () => {
+	it("a create whose catalog write fails answers its status and logs one line; a create again lists the name", async () => {
 		const { ops } = await operations();
-		const name = sequenceName("writes-fail");
-		await atMinuteStart(name); // its report is a minute away: only the retry can list it
-		const failed = await refusal(
-			ops.createSequence(unreachableCatalogEnv("registerSequence"), {
-				name,
-				settings: checkSequenceSettings({}),
-			}),
-		);
-		expect(failed.code).toBe("unavailable");
-		expect(failed.message).toContain("the fleet catalog");
-		expect(await listed(name)).toBe(false);
+		for (const how of ["unreachable", "throws"] as const) {
+			const name = sequenceName(`writes-fail-${how}`);
+			await atMinuteStart(name); // its report is a minute away: only the create again can list it
+			const [made, logged] = await captureErrorLog(() =>
+				ops.createSequence(unreachableCatalogEnv("registerSequence", how), {
+					name,
+					settings: checkSequenceSettings({}),
+				}),
+			);
+			expect(made).toMatchObject({ created: true, status: { name, next: "1" } });
+			expect(logged).toHaveLength(1);
+			expect(String(logged[0]?.[0])).toContain("catalog_write_failed");
+			expect(await listed(name)).toBe(false);
 
-		const retry = await call(`/sequences/${name}`, { method: "PUT" });
-		expect(retry.status).toBe(200); // the sequence was made; the retry finds it
-		expect(await listed(name)).toBe(true);
+			const again = await call(`/sequences/${name}`, { method: "PUT" });
+			expect(again.status).toBe(200); // the sequence was made; the create again finds it
+			expect(await listed(name)).toBe(true);
+		}
 	});
 
-	it("a create whose catalog write failed, never retried, is listed by its object's first report", async () => {
+	it("over HTTP, a catalog that throws leaves the create a 201, never a 500", async () => {
+		const name = sequenceName("writes-throw-http");
+		const [answer] = await captureErrorLog(() =>
+			app.fetch(
+				new Request(`https://ids.test/sequences/${name}`, { method: "PUT" }),
+				unreachableCatalogEnv("registerSequence", "throws"),
+				createExecutionContext(),
+			),
+		);
+		expect(answer.status).toBe(201);
+		expect(await answer.json()).toMatchObject({ type: "sequence-status", name, next: "1" });
+	});
+
+	it("a create whose catalog write failed, never created again, is listed by its object's first report", async () => {
 		const { ops } = await operations();
 		const name = sequenceName("writes-report");
 		await atMinuteStart(name);
-		await refusal(
+		await captureErrorLog(() =>
 			ops.createSequence(unreachableCatalogEnv("registerSequence"), {
 				name,
 				settings: checkSequenceSettings({}),

@@ -99,11 +99,20 @@ export async function abortSequenceObject(name: string): Promise<void> {
 	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
 }
 
-/** The real env with a fleet catalog whose `method` the platform cannot reach. */
-export function unreachableCatalogEnv(method: "registerSequence" | "retireSequence"): Env {
+/** The real env with a fleet catalog whose `method` fails: unreachable (the platform's error), or thrown by its own code. */
+export function unreachableCatalogEnv(
+	method: "registerSequence" | "retireSequence",
+	how: "unreachable" | "throws" = "unreachable",
+): Env {
+	const failure = () => {
+		const error = new Error(`catalog ${how} (test)`);
+		// An error the catalog's own code threw is marked `remote`, as the platform marks it.
+		if (how === "throws") Object.assign(error, { remote: true });
+		return Promise.reject(error);
+	};
 	const CATALOG = {
 		idFromName: (name: string) => env.CATALOG.idFromName(name),
-		get: () => ({ [method]: () => Promise.reject(new Error("catalog unreachable (test)")) }),
+		get: () => ({ [method]: failure }),
 	};
 	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
 }

@@ -1,6 +1,6 @@
 /**
- * Pooled mode: each isolate (here: each config, which owns its buffers as an
- * isolate's module state does) hands out numbers from segments of the sequence's
+ * Pooled mode: each isolate (here: each `SequencePools`, which stands for one
+ * isolate's module state) hands out numbers from segments of the sequence's
  * object. Numbers are unique across buffers, increase within each, and a number
  * handed out POOL_MAX_AGE_MS after another is larger; with POOL_MAX_AGE_MS 0 every
  * call goes to the object.
@@ -8,10 +8,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/worker/config/config";
+import { MAX_BUFFERS, SequencePools } from "../../src/worker/operations/sequence-pools";
 import { createdSequence, expectConsecutive, operations } from "./sequence-helpers";
 
-/** A config of its own (so buffers of their own): one isolate's view. */
-const isolate = (vars: Record<string, string> = {}) => parseConfig({ ...env, ...vars });
+/** One isolate's view: its config and buffers of its own. */
+const isolate = (vars: Record<string, string> = {}) => ({
+	config: parseConfig({ ...env, ...vars }),
+	pools: new SequencePools(),
+});
+type Isolate = ReturnType<typeof isolate>;
 
 describe("pooled mode", () => {
 	it("hands out unique numbers across several isolates' buffers, increasing in each, from few segments", async () => {
@@ -22,8 +27,8 @@ describe("pooled mode", () => {
 		let calls = 0;
 		for (let round = 0; round < 40; round++) {
 			const answers = await Promise.all(
-				isolates.map((config, i) =>
-					ops.nextInSequence(env, config, { name, count: 1 + ((round + i) % 4) }),
+				isolates.map(({ config, pools }, i) =>
+					ops.nextInSequence(env, config, { name, count: 1 + ((round + i) % 4) }, undefined, pools),
 				),
 			);
 			calls += answers.length;
@@ -50,8 +55,8 @@ describe("pooled mode", () => {
 		const { ops } = await operations();
 		const name = await createdSequence("pooled-age", { mode: "pooled" });
 		const [a, b] = [isolate({ POOL_MAX_AGE_MS: "50" }), isolate({ POOL_MAX_AGE_MS: "50" })];
-		const take = async (config: ReturnType<typeof isolate>) =>
-			BigInt((await ops.nextInSequence(env, config, { name, count: 1 })).first);
+		const take = async ({ config, pools }: Isolate) =>
+			BigInt((await ops.nextInSequence(env, config, { name, count: 1 }, undefined, pools)).first);
 		await take(a); // learns the mode
 		await take(b);
 		const fromA = await take(a); // a's segment
@@ -70,10 +75,81 @@ describe("pooled mode", () => {
 		const [a, b] = [isolate({ POOL_MAX_AGE_MS: "0" }), isolate({ POOL_MAX_AGE_MS: "0" })];
 		const numbers: string[] = [];
 		for (let i = 0; i < 5; i++) {
-			numbers.push(...(await ops.nextInSequence(env, a, { name, count: 1 })).numbers);
-			numbers.push(...(await ops.nextInSequence(env, b, { name, count: 1 })).numbers);
+			for (const { config, pools } of [a, b]) {
+				const { numbers: taken } = await ops.nextInSequence(
+					env,
+					config,
+					{ name, count: 1 },
+					undefined,
+					pools,
+				);
+				numbers.push(...taken);
+			}
 		}
 		expect(numbers).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
 		expect(await ops.sequenceStatus(env, { name })).toMatchObject({ requests: 10, issued: "10" });
 	});
+
+	it("serves a call whose buffer was closed while it waited (the isolate's least recently used) from a new one", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled-closed", { mode: "pooled" });
+		const { config, pools } = isolate();
+		const take = (count: number) =>
+			ops.nextInSequence(env, config, { name, count }, undefined, pools);
+		await take(1); // learns the mode
+		const before = BigInt((await take(1)).first); // makes the buffer: a segment of 10
+		const waiting = take(50); // more than it holds: waits for a fetch
+		// Buffers of more names than an isolate keeps: the waiting call's one is closed.
+		const unused = () => Promise.reject(new Error("never fetched"));
+		for (let i = 0; i < MAX_BUFFERS; i++) pools.buffer(config, `filler-${i}`, unused);
+		const answer = await waiting;
+		expect(answer.count).toBe(50);
+		expectConsecutive(answer);
+		expect(BigInt(answer.first)).toBeGreaterThan(before);
+		expect(BigInt((await take(1)).first)).toBeGreaterThan(BigInt(answer.numbers.at(-1) as string));
+	});
+
+	it("sends calls above a segment's size straight to the object: 30 at once on a slow object, none overloaded", async () => {
+		const { ops } = await operations();
+		const name = await createdSequence("pooled-large", { mode: "pooled" });
+		// Each object call takes 150 ms; a take waits at most MAX_WAIT_MS + 1 s = 2 s.
+		const slow = slowSequencesEnv(150);
+		const { config, pools } = isolate({ MAX_WAIT_MS: "1000" });
+		const take = (count: number) =>
+			ops.nextInSequence(slow, config, { name, count }, undefined, pools);
+		await take(1); // learns the mode
+		await take(1); // makes the buffer
+		const answers = await Promise.allSettled(Array.from({ length: 30 }, () => take(10_000)));
+		const refused = answers.filter((answer) => answer.status === "rejected");
+		expect(refused.map((answer) => String(answer.reason)).slice(0, 3)).toEqual([]);
+		const numbers = answers.flatMap((answer) =>
+			answer.status === "fulfilled" ? answer.value.numbers : [],
+		);
+		expect(numbers).toHaveLength(300_000);
+		expect(new Set(numbers).size).toBe(300_000);
+	}, 30_000);
 });
+
+/** The real env, each call to a sequence's object `delayMs` slower (an object far away). */
+function slowSequencesEnv(delayMs: number): Env {
+	const sequences = env.SEQUENCES;
+	const SEQUENCES = {
+		idFromName: (name: string) => sequences.idFromName(name),
+		get: (id: DurableObjectId) => {
+			const stub = sequences.get(id);
+			return new Proxy(stub, {
+				get(target, key) {
+					const value = Reflect.get(target, key);
+					if (typeof key !== "string" || typeof value !== "function") return value;
+					return async (...args: unknown[]) => {
+						await scheduler.wait(delayMs);
+						return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[key]?.(
+							...args,
+						);
+					};
+				},
+			});
+		},
+	};
+	return { ...env, SEQUENCES: SEQUENCES as unknown as Env["SEQUENCES"] };
+}

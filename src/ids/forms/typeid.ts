@@ -17,7 +17,7 @@
  */
 
 import { isoTime } from "../clock";
-import { IdError } from "../errors";
+import { describeValue, IdError } from "../errors";
 import { invalidPrefix, MAX_PREFIX_LENGTH, PREFIX_PATTERN, PREFIX_RULE } from "../field-rules";
 import { CROCKFORD_ALPHABET, decodeBits, describeCharAt, encodeBits } from "./crockford";
 import { formatUuid, HEX_VALUES, isUuidV7, parseUuid, uuidV7Timestamp } from "./uuid";
@@ -79,10 +79,9 @@ export function splitPrefix(text: string, kind: string): PrefixedText {
 	if (separator < 0) return { prefix: "", suffix: text };
 	const prefix = text.slice(0, separator);
 	if (prefix === "" || !isValidPrefix(prefix)) {
-		const shown = prefix.length > 70 ? `${prefix.slice(0, 70)}…` : prefix;
 		throw new IdError(
 			"invalid_id",
-			`a ${kind}'s prefix (before the last _) must be ${PREFIX_RULE.replace(", or empty", "")}, and without a prefix there is no _; got ${JSON.stringify(shown)}`,
+			`a ${kind}'s prefix (before the last _) must be ${PREFIX_RULE.replace(", or empty", "")}, and without a prefix there is no _; got ${describeValue(prefix)}`,
 		);
 	}
 	return { prefix, suffix: text.slice(separator + 1) };

@@ -6,7 +6,8 @@
  *   checkSequenceName("orders.eu-2026"); // "orders.eu-2026"
  *   checkSequenceName(".hidden");        // throws invalid_sequence_name
  */
-import { SequenceRefusal, shownValue } from "./refusals";
+import { describeValue } from "../errors";
+import { SequenceRefusal } from "./refusals";
 
 export const MAX_SEQUENCE_NAME_LENGTH = 64;
 
@@ -18,6 +19,6 @@ export function checkSequenceName(name: unknown): string {
 	if (typeof name === "string" && SEQUENCE_NAME_PATTERN.test(name)) return name;
 	throw new SequenceRefusal(
 		"invalid_sequence_name",
-		`a sequence name is 1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit; got ${shownValue(name)}`,
+		`a sequence name is 1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit; got ${describeValue(name)}`,
 	);
 }

@@ -8,7 +8,8 @@
  *   readSequenceNumber("to", "9007199254740993");         // 9007199254740993n
  *   readSequenceNumber("to", -1);                         // throws invalid_sequence_options
  */
-import { SequenceRefusal, shownValue } from "./refusals";
+import { describeValue } from "../errors";
+import { SequenceRefusal } from "./refusals";
 
 /** The largest number a sequence issues: 2^63 − 1, as SQLite's INTEGER and a signed 64-bit long hold it. */
 export const MAX_SEQUENCE_NUMBER = 2n ** 63n - 1n;
@@ -27,6 +28,6 @@ export function readSequenceNumber(field: string, value: unknown): bigint {
 	if (number !== undefined && number >= 0n && number <= MAX_SEQUENCE_NUMBER) return number;
 	throw new SequenceRefusal(
 		"invalid_sequence_options",
-		`${field} must be an integer in [0, ${MAX_SEQUENCE_NUMBER}] (above 2^53 written as a decimal string); got ${shownValue(value)}`,
+		`${field} must be an integer in [0, ${MAX_SEQUENCE_NUMBER}] (above 2^53 written as a decimal string); got ${describeValue(value)}`,
 	);
 }

@@ -14,7 +14,12 @@
  * - numbers handed out strictly increase (per period): a range that arrives at or
  *   below what the buffer already held (a late fetch) is dropped, not used;
  * - the step follows the measured rate (./pool-step.ts); `close()` drops what is
- *   held and aborts the fetch in flight.
+ *   held and aborts the fetch in flight;
+ * - a take larger than the largest step is fetched on its own (`direct`), at once,
+ *   never queued behind a refill; what the buffer held below it is dropped (a gap),
+ *   so numbers still increase;
+ * - a take's wait ends early when its `signal` aborts, and every wait's timer is
+ *   cancelled when the wait ends (nothing keeps a process alive after `close()`).
  *
  * Runtime-neutral (the clock and the fetch are injected), for the Worker's pooled
  * mode (segments from a sequence's object) and a process's buffer over reserved
@@ -31,23 +36,25 @@
  */
 import type { Clock } from "../clock";
 import type { Background } from "../pools/id-pool";
-import { MAX_SEQUENCE_NUMBER } from "./numbers";
+import { boundedWait } from "./bounded-wait";
 import { comparePeriods, readClock } from "./periods";
 import { checkPoolStepRules, measuredRate, type PoolStepRules, stepForRate } from "./pool-step";
+import {
+	type FetchRange,
+	type HeldRange,
+	heldRange,
+	isYoung,
+	type NumberRange,
+	type TakenNumbers,
+} from "./ranges";
 import { SequenceRefusal } from "./refusals";
 
-/** Numbers `first`..`last` that nobody else will hand out, of one period (if the sequence resets). */
-export interface NumberRange {
-	first: bigint;
-	last: bigint;
-	period?: string | null;
-}
-
-/** Fetches a range of about `size` numbers; `signal` aborts when the buffer gives up on it. */
-export type FetchRange = (size: number, signal: AbortSignal) => Promise<NumberRange>;
+export type { FetchRange, NumberRange, TakenNumbers };
 
 export interface RangeBufferOptions {
 	fetch: FetchRange;
+	/** Fetches exactly `count` numbers for a take larger than `step.maxStep`. Default: `fetch`. */
+	direct?: FetchRange;
 	/** Ages and waits are read from it; `sleep` bounds a take's wait. */
 	clock: Clock;
 	step: PoolStepRules;
@@ -55,14 +62,6 @@ export interface RangeBufferOptions {
 	refillBelow?: number;
 	/** Longest a take waits for a range, and the age at which a fetch is given up. Default 5000. */
 	maxWaitMs?: number;
-}
-
-/** `count` consecutive numbers from one range. */
-export interface TakenNumbers {
-	first: bigint;
-	last: bigint;
-	count: number;
-	period: string | null;
 }
 
 export interface RangeBufferStats {
@@ -79,14 +78,6 @@ export interface RangeBufferStats {
 	wasted: bigint;
 	/** The size the next fetch asks for (at least a take's count). */
 	step: number;
-}
-
-interface HeldRange {
-	next: bigint;
-	last: bigint;
-	period: string | null;
-	/** The clock when its fetch began: its age counts from there. */
-	fetchedFrom: number;
 }
 
 interface Flight {
@@ -149,12 +140,14 @@ export class RangeBuffer {
 	 * a failed fetch's error is thrown to the takes that waited for it.
 	 * `background` (e.g. `ctx.waitUntil`) receives every fetch this take starts.
 	 */
-	async take(count = 1, background?: Background): Promise<TakenNumbers> {
+	async take(count = 1, background?: Background, signal?: AbortSignal): Promise<TakenNumbers> {
 		if (!Number.isSafeInteger(count) || count < 1) {
 			throw new SequenceRefusal("invalid_count", `count must be a positive integer; got ${count}`);
 		}
 		this.refuseClosed();
+		signal?.throwIfAborted();
 		this.counters.takes++;
+		if (count > this.rules.maxStep) return this.takeOnItsOwn(count, signal);
 		const began = this.now();
 		// Concurrent takes may use up what a fetch brought: wait for the next, until
 		// maxWaitMs has passed since this take began (the one bound, not a count of fetches).
@@ -169,22 +162,69 @@ export class RangeBuffer {
 			const left = this.maxWaitMs - Math.max(0, now - began);
 			if (left <= 0) throw this.overloaded();
 			const flight = this.inFlight(now) ?? this.startFetch(count, now, background);
-			let closeWait = () => {};
-			const closing = new Promise<"closed">((resolve) => {
-				closeWait = () => resolve("closed");
-			});
-			this.closeWaits.add(closeWait);
-			const outcome = await Promise.race([
-				flight.done.then(() => "arrived" as const),
-				this.options.clock.sleep(left).then(() => "late" as const),
-				closing,
-			]).finally(() => this.closeWaits.delete(closeWait));
-			this.refuseClosed();
-			if (outcome === "late") {
+			if ((await this.waitFor(flight.done, left, signal)) === "late") {
 				this.giveUp(flight);
 				throw this.overloaded();
 			}
 		}
+	}
+
+	/**
+	 * A take above the largest step: its own fetch of exactly `count`, started at once
+	 * (a refill in flight would hold the take up and serve nothing of it). Its numbers
+	 * lie above everything handed out before it began; one that arrives below numbers
+	 * handed out since (a refill overtook it) is dropped and fetched again, within the
+	 * take's `maxWaitMs`.
+	 */
+	private async takeOnItsOwn(
+		count: number,
+		signal: AbortSignal | undefined,
+	): Promise<TakenNumbers> {
+		const began = this.now();
+		for (;;) {
+			const now = this.now();
+			const left = this.maxWaitMs - Math.max(0, now - began);
+			if (left <= 0) throw this.overloaded();
+			const controller = new AbortController();
+			this.counters.fetches++;
+			let range: NumberRange | undefined;
+			const fetching = (this.options.direct ?? this.options.fetch)(count, controller.signal).then(
+				(arrived) => {
+					range = arrived;
+				},
+				(error: unknown) => {
+					this.counters.failedFetches++;
+					throw error;
+				},
+			);
+			let outcome: "arrived" | "late";
+			try {
+				outcome = await this.waitFor(fetching, left, signal);
+			} finally {
+				controller.abort(); // a late, closed or aborted take gives its fetch up
+			}
+			if (outcome === "late" || !range) {
+				this.counters.lateFetches++;
+				throw this.overloaded();
+			}
+			const taken = this.acceptOwn(range, count, now);
+			if (taken) return taken;
+		}
+	}
+
+	/**
+	 * Waits for `work` at most `leftMs` of the clock ("late" after that), ending early
+	 * when the buffer closes (`buffer_closed`) or `signal` aborts (its reason).
+	 */
+	private async waitFor(
+		work: Promise<void>,
+		leftMs: number,
+		signal: AbortSignal | undefined,
+	): Promise<"arrived" | "late"> {
+		const outcome = await boundedWait(work, leftMs, this.options.clock, this.closeWaits, signal);
+		this.refuseClosed();
+		signal?.throwIfAborted();
+		return outcome === "ended" ? "late" : outcome;
 	}
 
 	/** Drops what is held (counted as wasted), aborts the fetch in flight; later takes are refused. */
@@ -308,23 +348,46 @@ export class RangeBuffer {
 
 	/** A range that arrived: held if it lies above everything held before, else dropped. */
 	private accept(range: NumberRange, fetchedFrom: number): void {
-		const { first, last } = range;
-		const period = range.period ?? null;
-		if (!(first >= 0n && first <= last && last <= MAX_SEQUENCE_NUMBER)) {
-			throw new SequenceRefusal(
-				"internal",
-				`a fetched range must have 0 <= first <= last <= ${MAX_SEQUENCE_NUMBER}; got ${first}..${last}`,
-			);
-		}
-		const held: HeldRange = { next: first, last, period, fetchedFrom };
-		if (this.closed || !this.isAboveTop(period, first) || (this.current && this.spare)) {
+		const held = heldRange(range, fetchedFrom);
+		if (this.closed || !this.isAboveTop(held.period, held.next) || (this.current && this.spare)) {
 			this.counters.droppedRanges++;
 			this.retire(held);
 			return;
 		}
-		this.top = { period, last };
+		this.top = { period: held.period, last: held.last };
 		if (this.current) this.spare = held;
 		else this.current = held;
+	}
+
+	/**
+	 * A take's own range: its first `count` numbers handed out, the rest held; what
+	 * was held before lies below it and is dropped. Undefined (dropped) when it lies
+	 * at or below numbers already handed out.
+	 */
+	private acceptOwn(
+		range: NumberRange,
+		count: number,
+		fetchedFrom: number,
+	): TakenNumbers | undefined {
+		const held = heldRange(range, fetchedFrom);
+		if (held.last - held.next + 1n < BigInt(count)) {
+			throw new SequenceRefusal(
+				"internal",
+				`a direct fetch must hold the ${count} numbers asked for; got ${held.next}..${held.last}`,
+			);
+		}
+		if (!this.isAboveTop(held.period, held.next)) {
+			this.counters.droppedRanges++;
+			this.retire(held);
+			return undefined;
+		}
+		this.retire(this.current);
+		this.retire(this.spare);
+		this.spare = undefined;
+		this.top = { period: held.period, last: held.last };
+		const taken = this.cut(held, count);
+		this.current = held.next <= held.last ? held : undefined;
+		return taken;
 	}
 
 	private isAboveTop(period: string | null, first: bigint): boolean {
@@ -333,13 +396,4 @@ export class RangeBuffer {
 		const order = comparePeriods(period, top.period);
 		return order > 0 || (order === 0 && first > top.last);
 	}
-}
-
-/**
- * Whether something `ageMs` old is younger than `limitMs`. A negative age means
- * the clock stepped back since it began: how old it really is cannot be told, so
- * it counts as too old (a range is dropped, a fetch given up), never as young.
- */
-function isYoung(ageMs: number, limitMs: number): boolean {
-	return ageMs >= 0 && ageMs < limitMs;
 }

@@ -30,16 +30,3 @@ export type SequenceRefusalCode =
 
 /** A refusal of the sequence rules. */
 export class SequenceRefusal extends IdError<SequenceRefusalCode> {}
-
-/** Longest text of a refused value a message repeats. */
-const SHOWN_CHARS = 80;
-
-/** A refused value as a message shows it: strings quoted and cut to 80 characters. */
-export function shownValue(value: unknown): string {
-	if (typeof value === "bigint") return `${value}`;
-	if (typeof value !== "string") {
-		return typeof value === "object" && value !== null ? "an object" : String(value);
-	}
-	const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
-	return JSON.stringify(cut);
-}

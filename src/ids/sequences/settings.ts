@@ -9,8 +9,10 @@
  *   sameSettings(settings, checkSequenceSettings(settingsView(settings))); // true
  *   checkSequenceSettings({ mode: "fast" }); // throws invalid_sequence_options naming mode and what is allowed
  */
+
+import { describeValue } from "../errors";
 import { readSequenceNumber } from "./numbers";
-import { SequenceRefusal, shownValue } from "./refusals";
+import { SequenceRefusal } from "./refusals";
 
 export const SEQUENCE_MODES = ["ordered", "pooled"] as const;
 export type SequenceMode = (typeof SEQUENCE_MODES)[number];
@@ -50,7 +52,7 @@ function refused(detail: string): SequenceRefusal {
 function oneOf<T extends string>(field: string, allowed: readonly T[], value: unknown): T {
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const names = allowed.map((name) => `"${name}"`).join(", ");
-	throw refused(`${field} must be one of ${names}; got ${shownValue(value)}`);
+	throw refused(`${field} must be one of ${names}; got ${describeValue(value)}`);
 }
 
 /**
@@ -70,7 +72,7 @@ export function checkTimeZone(value: unknown): string {
 		return value;
 	}
 	throw refused(
-		`timeZone must be an IANA time zone name such as "UTC", "Europe/London" or "Asia/Kathmandu"; got ${shownValue(value)}`,
+		`timeZone must be an IANA time zone name such as "UTC", "Europe/London" or "Asia/Kathmandu"; got ${describeValue(value)}`,
 	);
 }
 
@@ -93,13 +95,15 @@ export function checkSequenceSettings(input: unknown): SequenceSettings {
 	if (input === undefined || input === null) input = {};
 	if (typeof input !== "object" || Array.isArray(input)) {
 		throw refused(
-			`the settings must be a JSON object with ${FIELDS.join(", ")}; got ${shownValue(input)}`,
+			`the settings must be a JSON object with ${FIELDS.join(", ")}; got ${describeValue(input)}`,
 		);
 	}
 	const fields = input as Record<string, unknown>;
 	for (const field of Object.keys(fields)) {
 		if (!(FIELDS as readonly string[]).includes(field)) {
-			throw refused(`${shownValue(field)} is not a setting; the settings are ${FIELDS.join(", ")}`);
+			throw refused(
+				`${describeValue(field)} is not a setting; the settings are ${FIELDS.join(", ")}`,
+			);
 		}
 	}
 	return {

@@ -71,6 +71,12 @@ export interface Config {
 	requestLog: boolean;
 	/** The RATE_LIMITER binding's period, sent as `Retry-After` (it cannot be read at runtime). */
 	rateLimitPeriod: 10 | 60;
+	/**
+	 * Whether `CF-Connecting-IP` is the caller's address (TRUST_CF_CONNECTING_IP, default
+	 * on): Cloudflare sets it on every request to a deployed Worker, and a caller cannot.
+	 * `wrangler dev` passes on whatever a caller sends, so local runs turn it off.
+	 */
+	trustClientAddress: boolean;
 }
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
@@ -269,6 +275,10 @@ export function parseConfig(vars: ConfigVars): Config {
 		...problems.read(() => tokenVars(vars), { apiToken: undefined, apiTokenNext: undefined }),
 		requestLog: problems.read(() => switchVar("REQUEST_LOG", vars.REQUEST_LOG, true), true),
 		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
+		trustClientAddress: problems.read(
+			() => switchVar("TRUST_CF_CONNECTING_IP", vars.TRUST_CF_CONNECTING_IP, true),
+			true,
+		),
 	};
 	const error = problems.error();
 	if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");

@@ -13,7 +13,7 @@
  *   // throws invalid_request: unknown parameter "cout"; it takes count, format
  */
 
-import { IdError } from "../../ids/errors";
+import { describeValue, IdError } from "../../ids/errors";
 import type { ServiceErrorCode } from "../../wire";
 
 /** A set of worker IDs as the rules need it (a WorkerIdSet is one). */
@@ -83,18 +83,8 @@ export interface Field<T = unknown, Optional extends boolean = boolean> {
 	show(value: unknown): string;
 }
 
-/** A value as a refusal shows it: text quoted, arrays and objects as JSON, others as written. */
-export function shown(value: unknown): string {
-	if (typeof value === "string") return JSON.stringify(value);
-	if (typeof value === "object" && value !== null) {
-		try {
-			return JSON.stringify(value) ?? String(value);
-		} catch {
-			return String(value);
-		}
-	}
-	return String(value);
-}
+/** A value as a refusal shows it: the project's one rule (`describeValue`: text cut to 64 characters, other kinds by their type). */
+export const shown = describeValue;
 
 /** Decimal digits without leading zeros, at most 19 (2^63 − 1 has 19). */
 const DECIMAL_TEXT = /^(0|[1-9][0-9]{0,18})$/;

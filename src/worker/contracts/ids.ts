@@ -4,6 +4,7 @@
  *
  *   readInput(ulidContract, limits, { count: 3, format: "uuid" }); // { count: 3, format: "uuid" }
  */
+import { describeValue } from "../../ids/errors";
 import {
 	MAX_PREFIX_LENGTH,
 	PREFIX_PATTERN,
@@ -48,9 +49,8 @@ export const ownedWorkerId = field.integer(
 
 /** A text prefix, shown cut short when long (it is echoed in the refusal). */
 function shownPrefix(value: unknown): string {
-	if (typeof value !== "string") return String(value);
-	const cut = value.length > 70 ? `${value.slice(0, 70)}…` : value;
-	return `${JSON.stringify(cut)} (${value.length} characters)`;
+	const shown = describeValue(value);
+	return typeof value === "string" ? `${shown} (${value.length} characters)` : shown;
 }
 
 /** A TypeID prefix (TypeID's rule), described for its operation. */

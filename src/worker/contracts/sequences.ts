@@ -11,7 +11,7 @@
  */
 // The rule files themselves, not the folder's index: the startup chunk needs no counter or buffer.
 
-import { IdError } from "../../ids/errors";
+import { describeValue, IdError } from "../../ids/errors";
 import { MAX_SEQUENCE_NAME_LENGTH, SEQUENCE_NAME_PATTERN } from "../../ids/sequences/names";
 import { MAX_SEQUENCE_NUMBER } from "../../ids/sequences/numbers";
 import type { SequenceMode, SequenceReset } from "../../ids/sequences/settings";
@@ -19,14 +19,6 @@ import type { ServiceErrorCode } from "../../wire";
 import { contract, field, NO_LIMITS, refusal } from "./fields";
 
 const NAME_RULE = `1-${MAX_SEQUENCE_NAME_LENGTH} characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`;
-
-/** The longest text of a refused name a message repeats. */
-const SHOWN_CHARS = 80;
-function shownName(value: unknown): string {
-	if (typeof value !== "string")
-		return typeof value === "object" ? JSON.stringify(value) : String(value);
-	return JSON.stringify(value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value);
-}
 
 export const sequenceNameField = field.text(
 	"invalid_sequence_name",
@@ -36,7 +28,6 @@ export const sequenceNameField = field.text(
 		test: (text) => SEQUENCE_NAME_PATTERN.test(text),
 		pattern: SEQUENCE_NAME_PATTERN,
 		maxLength: MAX_SEQUENCE_NAME_LENGTH,
-		show: shownName,
 	},
 );
 
@@ -61,7 +52,6 @@ const timeZone = field
 			test: (text) => text.length <= 64 && TIME_ZONE_NAME.test(text),
 			pattern: TIME_ZONE_NAME,
 			maxLength: 64,
-			show: shownName,
 		},
 	)
 	.orAbsent();
@@ -137,7 +127,7 @@ export const retireContract = contract(
 			"invalid_request",
 			"The sequence's name again (a retire cannot be undone)",
 			"the sequence's name, repeated",
-			{ maxLength: MAX_SEQUENCE_NAME_LENGTH, show: shownName },
+			{ maxLength: MAX_SEQUENCE_NAME_LENGTH },
 		),
 	},
 	undefined,
@@ -145,7 +135,7 @@ export const retireContract = contract(
 		if (confirm !== name) {
 			throw new IdError<ServiceErrorCode>(
 				"invalid_request",
-				`confirm must be the sequence's name, ${JSON.stringify(name)}; got ${shownName(confirm)}`,
+				`confirm must be the sequence's name, ${JSON.stringify(name)}; got ${describeValue(confirm)}`,
 			);
 		}
 	},
@@ -172,7 +162,6 @@ export const listContract = contract("listSequences", {
 				test: (text) => SEQUENCE_NAME_PATTERN.test(text),
 				pattern: SEQUENCE_NAME_PATTERN,
 				maxLength: MAX_SEQUENCE_NAME_LENGTH,
-				show: shownName,
 			},
 		)
 		.orAbsent(),

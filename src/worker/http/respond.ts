@@ -1,6 +1,6 @@
 import type { Context, TypedResponse } from "hono";
 import { accepts } from "hono/accepts";
-import type { SequenceNumbers } from "../../wire";
+import type { SequenceNumbers, SequenceRange, SequenceStatus } from "../../wire";
 import type { Config } from "../config/config";
 import { askedNote, type RequestKind } from "../request-note";
 import type { AppEnv } from "./app-env";
@@ -81,17 +81,47 @@ export function idsResponse<T extends { type: RequestKind; ids: string[]; worker
 	}) as unknown as Response & TypedResponse<T, 200, "json">;
 }
 
-/** A sequence's numbers: JSON, or one number per line for `Accept: text/plain`. Never cached. */
+/**
+ * The headers of a sequence's answer: never cached, and for a sequence with a reset
+ * `Sequence-Period: 2026-11-27`, its period, on every answer (JSON and text alike).
+ */
+function sequenceHeaders(period: string | null | undefined): Record<string, string> {
+	return period ? { ...NO_STORE, "Sequence-Period": period } : NO_STORE;
+}
+
+function textAnswer<T>(c: Context<AppEnv>, text: string, headers: Record<string, string>) {
+	return c.body(text, 200, {
+		...headers,
+		"Content-Type": "text/plain; charset=utf-8",
+	}) as unknown as Response & TypedResponse<T, 200, "json">;
+}
+
+/** A sequence's numbers: JSON, or one number per line for `Accept: text/plain`. */
 export function sequenceNumbersResponse(
 	c: Context<AppEnv>,
 	body: SequenceNumbers,
 ): Response & TypedResponse<SequenceNumbers, 200, "json"> {
 	noteRequest(c, { kind: "sequence", count: body.count });
-	if (wantsText(c)) {
-		return c.body(`${body.numbers.join("\n")}\n`, 200, {
-			...NO_STORE,
-			"Content-Type": "text/plain; charset=utf-8",
-		}) as unknown as Response & TypedResponse<SequenceNumbers, 200, "json">;
-	}
-	return c.json(body, 200, NO_STORE);
+	const headers = sequenceHeaders(body.period);
+	if (wantsText(c)) return textAnswer(c, `${body.numbers.join("\n")}\n`, headers);
+	return c.json(body, 200, headers);
+}
+
+/** A reserved range: JSON, or `first last` on one line for `Accept: text/plain`. */
+export function sequenceRangeResponse(
+	c: Context<AppEnv>,
+	body: SequenceRange,
+): Response & TypedResponse<SequenceRange, 200, "json"> {
+	const headers = sequenceHeaders(body.period);
+	if (wantsText(c)) return textAnswer(c, `${body.first} ${body.last}\n`, headers);
+	return c.json(body, 200, headers);
+}
+
+/** A sequence's status (create, status, advance): JSON, with its period's header. */
+export function sequenceStatusResponse<S extends 200 | 201>(
+	c: Context<AppEnv>,
+	body: SequenceStatus,
+	status: S,
+) {
+	return c.json(body, status, sequenceHeaders(body.period));
 }

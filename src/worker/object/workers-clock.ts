@@ -8,5 +8,6 @@ import type { Clock } from "../../ids/clock";
 
 export const workersClock: Clock = {
 	now: () => Date.now(),
+	// A cancelled wait is left to end on its own: a Workers timer keeps nothing alive.
 	sleep: (ms) => scheduler.wait(ms),
 };

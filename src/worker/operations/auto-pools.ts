@@ -1,9 +1,15 @@
 /**
  * The auto route's per-isolate ID pools: module state, made on first use (no
  * timers or randomness at module top level), one pool per set of auto worker
- * IDs it draws from. The set is the key, so several sets (say, one per region)
- * each get their own pool. A pool holds IDs only; the refill makes its Durable
+ * IDs it draws from, so several sets (say, one per region) each get their own.
+ * One isolate, one pool per set, whatever the way in: public HTTP, a binding's
+ * `fetch` (its own copy of env, so its own parsed config and set objects) and RPC
+ * find the same pool, by the set's worker IDs and the settings it was made with,
+ * never by the config object. A pool holds IDs only; the refill makes its Durable
  * Object stub inside the call, in the request that runs it.
+ *
+ *   const pool = autoPool(config, autoSetFor(config, cf).workerIds, issue);
+ *   const taken = await pool.take(5, background);
  */
 import { IdPool, type IssuedRuns } from "../../ids/pools/id-pool";
 import type { WorkerIdSet } from "../../ids/pools/worker-id-set";
@@ -13,20 +19,22 @@ import type { Config } from "../config/config";
 export type IssueFromObject = (workerId: number, count: number) => Promise<IssuedRuns>;
 
 /**
- * Per config (parsed once per env, so one per isolate in production; tests make
- * their own), then per worker-ID set: the config's sets are fixed objects, so a
- * request finds its pool without building a key.
+ * This isolate's pools, by what makes one: the layout, the pool settings and the
+ * set's worker IDs. One isolate has one config's values, so in production the key is
+ * the set alone; tests with other vars get pools of their own.
  */
-const poolsByConfig = new WeakMap<Config, Map<WorkerIdSet, IdPool>>();
+const pools = new Map<string, IdPool>();
+
+function poolKey(config: Config, set: WorkerIdSet): string {
+	const { epoch, timeBits, workerBits, sequenceBits, timeUnitMs } = config.layout;
+	const layout = [epoch, timeBits, workerBits, sequenceBits, timeUnitMs].join("/");
+	return `${layout} ${config.poolMaxAgeMs} ${config.poolMaxSize} ${config.maxWaitMs} ${set}`;
+}
 
 /** The pool drawing from `set` under this config (layout and pool settings). */
 export function autoPool(config: Config, set: WorkerIdSet, issue: IssueFromObject): IdPool {
-	let pools = poolsByConfig.get(config);
-	if (!pools) {
-		pools = new Map();
-		poolsByConfig.set(config, pools);
-	}
-	let pool = pools.get(set);
+	const key = poolKey(config, set);
+	let pool = pools.get(key);
 	if (!pool) {
 		const pick = () => set.pick(Math.random);
 		pool = new IdPool({
@@ -40,7 +48,7 @@ export function autoPool(config: Config, set: WorkerIdSet, issue: IssueFromObjec
 			// second of travel) is lost, say with a cancelled request: go direct.
 			refillTimeoutMs: config.maxWaitMs + 1_000,
 		});
-		pools.set(set, pool);
+		pools.set(key, pool);
 	}
 	return pool;
 }

@@ -16,10 +16,12 @@ import { windowStart } from "../../ids/minute-tally";
 import type { Background } from "../../ids/pools/id-pool";
 import {
 	checkSequenceSettings,
+	type NumberRange,
 	numbersOf,
 	readSequenceNumber,
 	type SequenceSettings,
 	settingsView,
+	type TakenNumbers,
 } from "../../ids/sequences";
 import type {
 	SequenceHistory,
@@ -30,7 +32,7 @@ import type {
 } from "../../wire";
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
-import { withStatus } from "../errors";
+import { serviceError, withStatus } from "../errors";
 import { askCatalog } from "../object/catalog-calls";
 import type {
 	CreateResult,
@@ -40,7 +42,7 @@ import type {
 	StatusResult,
 } from "../object/object-protocol";
 import { callSequence } from "../object/sequence-calls";
-import { forgetPooled, isPooled, markPooled, sequenceBuffer } from "./sequence-pools";
+import { isolateSequencePools, MAX_BUFFERS, type SequencePools } from "./sequence-pools";
 
 /** A sequence named by a checked name. */
 export interface SequenceRef {
@@ -81,8 +83,11 @@ export function advanceInput(input: { name: string; to: number | string }): Sequ
 /**
  * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
  * Either success records the name in the fleet catalog before answering (again is a
- * no-op): a create whose catalog write failed answers 503, and its retry, finding the
- * sequence, writes it (and the object's first report, within a minute, would too).
+ * no-op). The sequence exists once its object answered, so a catalog that cannot take
+ * the name (unreachable, or failing) changes nothing the caller is told: the create
+ * answers its status all the same, the failure is one log line, and the catalog
+ * catches up from the object's first report, which its create scheduled (within a
+ * minute), or from a create again. Never a 500 or 503 for a sequence that exists.
  */
 export async function createSequence(
 	env: Env,
@@ -96,9 +101,20 @@ export async function createSequence(
 		throw isRetired(error) ? withStatus(error, 409) : error;
 	});
 	const createdAtMs = Date.parse(status.created);
-	await askCatalog(env, (catalog) =>
-		catalog.registerSequence(name, { ...status.settings }, createdAtMs),
-	);
+	try {
+		await askCatalog(env, (catalog) =>
+			catalog.registerSequence(name, { ...status.settings }, createdAtMs),
+		);
+	} catch (error) {
+		console.error(
+			JSON.stringify({
+				operation: "createSequence",
+				event: "catalog_write_failed",
+				name,
+				message: error instanceof Error ? error.message : String(error),
+			}),
+		);
+	}
 	return { created, status };
 }
 
@@ -113,28 +129,68 @@ export async function nextInSequence(
 	config: Config,
 	input: SequenceCount,
 	background?: Background,
+	pools: SequencePools = isolateSequencePools,
 ): Promise<SequenceNumbers> {
 	const { name, count } = input;
-	if (config.poolMaxAgeMs > 0 && isPooled(config, name)) {
-		const buffer = sequenceBuffer(config, name, async (size) => {
-			const segment = await callSequence<IssuedResult>(env, name, (stub) =>
-				stub.segment(name, size),
-			).catch((error: unknown) => {
-				if (isRetired(error)) forgetPooled(config, name);
-				throw error;
-			});
-			return { first: BigInt(segment.first), last: BigInt(segment.last), period: segment.period };
-		});
-		return numbersAnswer(name, await buffer.take(count, background));
+	if (config.poolMaxAgeMs > 0 && pools.isPooled(name)) {
+		return numbersAnswer(name, await takePooled(env, config, input, pools, background));
 	}
 	const issued = await callSequence<IssuedResult>(env, name, (stub) => stub.next(name, count));
-	if (issued.mode === "pooled") markPooled(config, name);
+	if (issued.mode === "pooled") pools.markPooled(name);
 	return numbersAnswer(name, {
 		first: BigInt(issued.first),
 		last: BigInt(issued.last),
 		count: issued.count,
 		period: issued.period,
 	});
+}
+
+/** Takes from a closed buffer tried before `buffer_closed` is answered (503, retry). */
+const CLOSED_BUFFER_TRIES = 3;
+
+/**
+ * `count` numbers from this isolate's buffer of `name`. A buffer closed while the
+ * call waited in it (the isolate's least recently used of more than MAX_BUFFERS
+ * pooled names) is replaced: the call takes from the new one, so its numbers still
+ * lie above every number the isolate handed out. Only when that keeps happening (an
+ * isolate serving far more than MAX_BUFFERS names at once) is it `buffer_closed`,
+ * 503 with Retry-After.
+ */
+async function takePooled(
+	env: Env,
+	config: Config,
+	input: SequenceCount,
+	pools: SequencePools,
+	background?: Background,
+): Promise<TakenNumbers> {
+	const { name, count } = input;
+	const fetchBy =
+		(method: "segment" | "next") =>
+		async (size: number): Promise<NumberRange> => {
+			const issued = await callSequence<IssuedResult>(env, name, (stub) =>
+				stub[method](name, size),
+			).catch((error: unknown) => {
+				if (isRetired(error)) pools.forget(name);
+				throw error;
+			});
+			return { first: BigInt(issued.first), last: BigInt(issued.last), period: issued.period };
+		};
+	for (let tries = 1; ; tries++) {
+		try {
+			// A segment; more than one holds goes straight to the object, as an ordered call does.
+			const buffer = pools.buffer(config, name, fetchBy("segment"), fetchBy("next"));
+			return await buffer.take(count, background);
+		} catch (error) {
+			if (!(error instanceof IdError && error.code === "buffer_closed")) throw error;
+			if (tries >= CLOSED_BUFFER_TRIES) {
+				throw serviceError(
+					"buffer_closed",
+					`the buffer of pooled sequence "${name}" was closed under this call ${tries} times in a row (this isolate serves more than ${MAX_BUFFERS} pooled sequences at once); retry`,
+					1,
+				);
+			}
+		}
+	}
 }
 
 /** A range of `count` numbers no one else gets (either mode), straight from the object. */
@@ -195,7 +251,7 @@ export async function retireSequence(
 ): Promise<SequenceStatus> {
 	const { name } = input;
 	const { status } = await callSequence<RetireResult>(env, name, (stub) => stub.retire(name));
-	forgetPooled(config, name);
+	isolateSequencePools.forget(name);
 	const { issued, requests, retiredAt } = status;
 	await askCatalog(env, (catalog) =>
 		catalog.retireSequence({

@@ -13,12 +13,11 @@
  * for the lease a holder passes back).
  */
 
-import { IdError } from "../../ids/errors";
 import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../wire";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
 import { limitsOf } from "../contracts/limits";
-import { type ServiceError, serviceError, statusOf } from "../errors";
+import { asServiceError, serviceError, statusOf } from "../errors";
 import type { RequestNote } from "../request-note";
 
 /**
@@ -81,13 +80,12 @@ export async function rpcCall<T>(
 		if (Array.isArray(ids)) line.count = ids.length;
 		return result;
 	} catch (thrown) {
-		if (thrown instanceof IdError) {
-			error = thrown.code as ServiceErrorCode;
-			status = statusOf(thrown as ServiceError);
-			throw new Error(rpcMessage(thrown.message, requestId, thrown.retryAfterSeconds));
+		const failure = asServiceError(thrown);
+		error = failure.code;
+		status = statusOf(failure);
+		if (failure === thrown) {
+			throw new Error(rpcMessage(failure.message, requestId, failure.retryAfterSeconds));
 		}
-		error = "internal";
-		status = STATUS_OF.internal;
 		console.error("internal error in IdService", requestId, thrown);
 		throw new Error(
 			rpcMessage("internal: an internal error occurred; it has been logged", requestId),

@@ -15,7 +15,7 @@ import type { Config } from "../../config/config";
 import type { AppEnv } from "../app-env";
 
 const ALLOW_HEADERS = ["Authorization", "Content-Type", "Accept"];
-const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id"];
+const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id", "Sequence-Period"];
 /** The header's value, joined once rather than on every request. */
 const EXPOSED = EXPOSE_HEADERS.join(",");
 

@@ -5,11 +5,14 @@
  *
  * The key is the caller: a token the service accepts (one budget per token, shared
  * by every holder, however auth lets it be spelled: ./auth.ts), else the client
- * address (`CF-Connecting-IP`): an IPv4 address, or an IPv6 /64 (./client-address.ts).
- * A request with neither, or from a loopback address (`wrangler dev` on this
- * machine: every local caller is one address, and tests and benchmarks would
- * share its budget), is not limited; neither is an exempt path. No binding, no
- * limit; a limiter that fails lets the request through.
+ * address (`CF-Connecting-IP`): an IPv4 address, or an IPv6 /64 (./client-address.ts),
+ * trusted only where Cloudflare sets it (TRUST_CF_CONNECTING_IP, on by default; off
+ * under `wrangler dev`, which passes on any value a caller sends and cannot tell the
+ * socket's address from a claimed one, so there a token-less caller has no address).
+ * A request with neither, or from a loopback address (every local caller is one
+ * address, and tests and benchmarks would share its budget), is not limited;
+ * neither is an exempt path. No binding, no limit; a limiter that fails lets the
+ * request through.
  *
  * Options (all optional):
  * - `limiter(c)`: the binding for this request; default `c.env.RATE_LIMITER`.
@@ -48,6 +51,9 @@ export async function rateLimitKey(c: Context<AppEnv>): Promise<string | undefin
 	// made-up token must not buy a fresh budget, a respelled one must not either.
 	const token = await acceptedToken(c);
 	if (token) return token.key;
+	// Only where Cloudflare sets it: under `wrangler dev` a caller's own header would
+	// buy a fresh budget per value it makes up (TRUST_CF_CONNECTING_IP off there).
+	if (!c.var.config.trustClientAddress) return undefined;
 	const address = c.req.header("CF-Connecting-IP");
 	return address ? addressKey(address) : undefined;
 }

@@ -21,6 +21,14 @@ const RETRY_AFTER = {
 	"Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
 } as const;
 
+const SEQUENCE_PERIOD = {
+	"Sequence-Period": {
+		description:
+			"The answer's period (2026-11-27, 2026-11 or 2026), for a sequence with a reset; absent without one",
+		schema: { type: "string" },
+	},
+} as const;
+
 function errorAnswer(
 	status: number,
 	description: string,
@@ -51,6 +59,7 @@ function success(spec: OperationSpec) {
 	};
 	if (spec.ids) content["text/plain"] = { schema: { type: "string" } };
 	return {
+		...(spec.period ? { headers: SEQUENCE_PERIOD } : {}),
 		description: spec.ids
 			? typeof spec.ids === "string"
 				? spec.ids

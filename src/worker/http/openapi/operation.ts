@@ -45,6 +45,8 @@ export interface OperationSpec {
 	retired?: string;
 	/** A generation answer: also one ID per line for `Accept: text/plain`; text: the success's description instead. */
 	ids?: boolean | string;
+	/** A sequence's answer: `Sequence-Period` on success for a sequence with a reset. */
+	period?: boolean;
 	/** Answers plain text of this kind (`/metrics`), not JSON. */
 	text?: string;
 	/** Answers HTML (the playground, the reference page). */

@@ -1,8 +1,9 @@
 /**
  * Named sequences over HTTP: create (`PUT /sequences/:name`, 201 new, 200 the same
  * settings again), next numbers (GET or POST, `text/plain` one a line), a reserved
- * range, advance, status, per-minute history, retire (`DELETE`, confirmed by name
- * in the body), and the list of names. Each reads its
+ * range (`text/plain`: `first last`), advance, status, per-minute history, retire
+ * (`DELETE`, confirmed by name in the body), and the list of names. Every answer of a
+ * sequence with a reset carries `Sequence-Period`. Each reads its
  * contract (../contracts/sequences.ts, the history's ../contracts/ops.ts): the name from the path, the rest from the query or
  * a JSON body. The operations are ../sequence-operations.ts, loaded on first use.
  *
@@ -16,7 +17,12 @@ import type { AppEnv } from "../app-env";
 import { routeGroup } from "../hono-apps";
 import { http } from "../http-inputs";
 import { readRequest } from "../read-request";
-import { noteAsked, sequenceNumbersResponse } from "../respond";
+import {
+	noteAsked,
+	sequenceNumbersResponse,
+	sequenceRangeResponse,
+	sequenceStatusResponse,
+} from "../respond";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
@@ -46,18 +52,18 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 			c.env,
 			ops.createInput(c.req.valid("json")),
 		);
-		return c.json(status, created ? 201 : 200, NO_STORE);
+		return sequenceStatusResponse(c, status, created ? 201 : 200);
 	})
 	.get("/sequences/:name", readRequest(http.sequenceStatus), async (c) => {
 		noteAsked(c, { kind: "sequence-status" });
 		const ops = await sequenceOperations();
-		return c.json(await ops.sequenceStatus(c.env, c.req.valid("json")), 200, NO_STORE);
+		return sequenceStatusResponse(c, await ops.sequenceStatus(c.env, c.req.valid("json")), 200);
 	})
 	.delete("/sequences/:name", readRequest(http.sequenceRetire), async (c) => {
 		noteAsked(c, { kind: "sequence-retire" });
 		const ops = await sequenceOperations();
 		const status = await ops.retireSequence(c.env, c.var.config, c.req.valid("json"));
-		return c.json(status, 200, NO_STORE);
+		return sequenceStatusResponse(c, status, 200);
 	})
 	.get("/sequences/:name/next", readRequest(http.sequenceNext), (c) => next(c, c.req.valid("json")))
 	.post("/sequences/:name/next", readRequest(http.sequenceNextPost), (c) =>
@@ -66,10 +72,9 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 	.post("/sequences/:name/reserve", readRequest(http.sequenceReserve), async (c) => {
 		const input = c.req.valid("json");
 		noteAsked(c, { kind: "sequence-range", count: input.count });
-		return c.json(
+		return sequenceRangeResponse(
+			c,
 			await (await sequenceOperations()).reserveInSequence(c.env, input),
-			200,
-			NO_STORE,
 		);
 	})
 	.get("/sequences/:name/history", readRequest(http.sequenceHistory), async (c) => {
@@ -80,9 +85,6 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 	.post("/sequences/:name/advance", readRequest(http.sequenceAdvance), async (c) => {
 		noteAsked(c, { kind: "sequence-advance" });
 		const ops = await sequenceOperations();
-		return c.json(
-			await ops.advanceSequence(c.env, ops.advanceInput(c.req.valid("json"))),
-			200,
-			NO_STORE,
-		);
+		const status = await ops.advanceSequence(c.env, ops.advanceInput(c.req.valid("json")));
+		return sequenceStatusResponse(c, status, 200);
 	});

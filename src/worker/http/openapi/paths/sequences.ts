@@ -7,7 +7,7 @@ const MISSING = "`unknown_sequence`: never created (PUT /sequences/{name} create
 const BUSY = "The sequence's object is unavailable or overloaded";
 const RETIRED =
 	"`sequence_retired`: the sequence was retired (DELETE /sequences/{name}); it issues nothing more";
-const named = { tag, objects: BUSY, missing: MISSING, retired: RETIRED } as const;
+const named = { tag, objects: BUSY, missing: MISSING, retired: RETIRED, period: true } as const;
 const NUMBERS = "Consecutive numbers; with `Accept: text/plain`, one per line. Never cached.";
 const NEXT =
 	"ordered: a call that returned before another began got smaller numbers. pooled: from the isolate's segment.";
@@ -34,11 +34,12 @@ export const sequenceOperations = [
 		input: http.sequenceCreate,
 		ok: "sequenceStatusSchema",
 		created: true,
+		period: true,
 		found: "It exists with the same settings: its status",
 		conflicts:
 			"`sequence_exists`: it exists with other settings; `sequence_retired`: the name was retired, and a new sequence of it would repeat numbers",
 		alsoUnder409: ["sequence_retired"],
-		objects: `${BUSY}, or the fleet catalog is (retry: the name is then listed)`,
+		objects: BUSY,
 	}),
 	operation({
 		...named,
@@ -68,6 +69,7 @@ export const sequenceOperations = [
 		summary: "Reserve numbers no one else will get, for a process to hand out",
 		input: http.sequenceReserve,
 		ok: "sequenceRangeSchema",
+		ids: "A range no one else gets; with `Accept: text/plain`, `first last` on one line. Never cached.",
 		conflicts: "`sequence_exhausted`: past 2^63 − 1",
 	}),
 	operation({
@@ -90,6 +92,7 @@ export const sequenceOperations = [
 			"From the sequence's own object, the current minute included; idle minutes are absent.",
 		input: http.sequenceHistory,
 		ok: "sequenceHistorySchema",
+		period: false,
 	}),
 	operation({
 		...named,

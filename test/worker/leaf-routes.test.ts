@@ -83,7 +83,7 @@ describe("/api/segment/get/:key", () => {
 			const { status, body } = await callJson<ErrorBody>(`/api/segment/get/${path}`);
 			expect(status).toBe(400);
 			expect(body.error.code).toBe("invalid_sequence_name");
-			const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+			const shown = key.length > 64 ? `${key.slice(0, 64)}…` : key; // a value is shown to 64 characters
 			expect(body.error.message).toBe(
 				`key must be a sequence name: 1-64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (a Leaf biz_tag outside this rule maps to a name as docs/MIGRATING.md, "Leaf keys that are not sequence names", shows); got ${JSON.stringify(shown)}`,
 			);

@@ -10,9 +10,10 @@ import { expect } from "vitest";
 import { IdError } from "../../src/ids/errors";
 import { checkSequenceSettings } from "../../src/ids/sequences";
 import type { SequenceSettingsView } from "../../src/wire";
-import { configFrom } from "../../src/worker/config/config";
+import { configFrom, parseConfig } from "../../src/worker/config/config";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { sequenceOperations } from "../../src/worker/on-first-use";
+import { SequencePools } from "../../src/worker/operations/sequence-pools";
 import { FrozenClock } from "../shared/fake-clock";
 
 let made = 0;
@@ -116,3 +117,9 @@ export function unreachableCatalogEnv(
 	};
 	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
 }
+
+/** One isolate's view: its config (with `vars`) and pooled buffers of its own. */
+export function isolate(vars: Record<string, string> = {}) {
+	return { config: parseConfig({ ...env, ...vars }), pools: new SequencePools() };
+}
+export type Isolate = ReturnType<typeof isolate>;

@@ -8,14 +8,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkSequenceSettings } from "../../src/ids/sequences";
-import { parseConfig } from "../../src/worker/config/config";
 import type { SequenceObject } from "../../src/worker/object/sequence-object";
 import { FrozenClock } from "../shared/fake-clock";
-import { operations, sequenceName, sequenceStub } from "./sequence-helpers";
+import { type Isolate, isolate, operations, sequenceName, sequenceStub } from "./sequence-helpers";
 
 const MAX_AGE_MS = 200;
-/** A config of its own (so buffers of their own): one isolate's view. */
-const isolate = () => parseConfig({ ...env, POOL_MAX_AGE_MS: String(MAX_AGE_MS) });
 
 describe("a pooled sequence with a daily reset", () => {
 	it("answers the old period from a held segment for up to POOL_MAX_AGE_MS after midnight", async () => {
@@ -27,14 +24,14 @@ describe("a pooled sequence with a daily reset", () => {
 		const { ops } = await operations();
 		const settings = checkSequenceSettings({ mode: "pooled", reset: "daily" });
 		await ops.createSequence(env, { name, settings });
-		const next = async (config: ReturnType<typeof isolate>) =>
-			(await ops.nextInSequence(env, config, { name, count: 1 })).period;
+		const next = async ({ config, pools }: Isolate) =>
+			(await ops.nextInSequence(env, config, { name, count: 1 }, undefined, pools)).period;
 
-		const early = isolate();
+		const early = isolate({ POOL_MAX_AGE_MS: String(MAX_AGE_MS) });
 		expect(await next(early)).toBe("2026-11-27"); // learns the mode from the object
 		expect(await next(early)).toBe("2026-11-27"); // takes a segment
 		clock.time += 200; // midnight has passed on the object's clock
-		const late = isolate();
+		const late = isolate({ POOL_MAX_AGE_MS: String(MAX_AGE_MS) });
 		expect(await next(late)).toBe("2026-11-28");
 		expect(await next(early)).toBe("2026-11-27"); // the same instant, the held segment's period
 		await scheduler.wait(MAX_AGE_MS + 50);

@@ -7,16 +7,14 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/worker/config/config";
-import { MAX_BUFFERS, SequencePools } from "../../src/worker/operations/sequence-pools";
-import { createdSequence, expectConsecutive, operations } from "./sequence-helpers";
-
-/** One isolate's view: its config and buffers of its own. */
-const isolate = (vars: Record<string, string> = {}) => ({
-	config: parseConfig({ ...env, ...vars }),
-	pools: new SequencePools(),
-});
-type Isolate = ReturnType<typeof isolate>;
+import { MAX_BUFFERS } from "../../src/worker/operations/sequence-pools";
+import {
+	createdSequence,
+	expectConsecutive,
+	type Isolate,
+	isolate,
+	operations,
+} from "./sequence-helpers";
 
 describe("pooled mode", () => {
 	it("hands out unique numbers across several isolates' buffers, increasing in each, from few segments", async () => {

@@ -10,12 +10,13 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { FleetStats, SequenceList, SequenceStatus } from "../../src/wire";
-import { parseConfig } from "../../src/worker/config/config";
 import { catalogStub } from "../../src/worker/object/catalog-calls";
 import { call, callJson } from "./helpers";
 import {
 	atMinuteStart,
 	createdSequence,
+	type Isolate,
+	isolate,
 	operations,
 	refusal,
 	sequenceName,
@@ -77,10 +78,10 @@ describe("a retired sequence in the fleet view", () => {
 	});
 
 	it("a retire whose catalog write fails answers 503; its retry drops the name", async () => {
-		const { ops, config } = await operations();
+		const { ops } = await operations();
 		const name = await createdSequence("retire-catalog-fail");
 		const failed = await refusal(
-			ops.retireSequence(unreachableCatalogEnv("retireSequence"), config, { name, confirm: name }),
+			ops.retireSequence(unreachableCatalogEnv("retireSequence"), { name, confirm: name }),
 		);
 		expect(failed.code).toBe("unavailable");
 		expect(failed.message).toContain("the fleet catalog");
@@ -102,14 +103,14 @@ describe("a retired pooled sequence", () => {
 		const name = await createdSequence("retire-pooled", { mode: "pooled" });
 		// Long enough that a loaded machine's calls between the fetch and the take stay within it.
 		const maxAgeMs = 1_500;
-		const isolate = () => parseConfig({ ...env, POOL_MAX_AGE_MS: String(maxAgeMs) });
-		const [a, b] = [isolate(), isolate()];
-		const take = async (config: ReturnType<typeof isolate>) =>
-			BigInt((await ops.nextInSequence(env, config, { name, count: 1 })).first);
-		for (const config of [a, b, a, b]) await take(config); // each learns the mode, takes a segment
+		const vars = { POOL_MAX_AGE_MS: String(maxAgeMs) };
+		const [a, b] = [isolate(vars), isolate(vars)];
+		const take = async ({ config, pools }: Isolate) =>
+			BigInt((await ops.nextInSequence(env, config, { name, count: 1 }, undefined, pools)).first);
+		for (const one of [a, b, a, b]) await take(one); // each learns the mode, takes a segment
 		const fetched = Date.now(); // b's segment was fetched before this
 
-		const status = await ops.retireSequence(env, a, { name, confirm: name });
+		const status = await ops.retireSequence(env, { name, confirm: name }, a.pools);
 		const next = BigInt(status.next as string);
 		// The retiring isolate's buffer is gone: its next call reaches the object.
 		expect((await refusal(take(a))).code).toBe("sequence_retired");
@@ -127,14 +128,14 @@ describe("a retired pooled sequence", () => {
 	it("drops the rest of another isolate's segment once its refill is refused", async () => {
 		const { ops } = await operations();
 		const name = await createdSequence("retire-pooled-refill", { mode: "pooled" });
-		const [a, b] = [parseConfig({ ...env }), parseConfig({ ...env })];
+		const [a, b] = [isolate(), isolate()];
 		const refills: Promise<unknown>[] = [];
-		const take = async (config: ReturnType<typeof parseConfig>, count: number) =>
-			(await ops.nextInSequence(env, config, { name, count }, (work) => refills.push(work)))
+		const take = async ({ config, pools }: Isolate, count: number) =>
+			(await ops.nextInSequence(env, config, { name, count }, (work) => refills.push(work), pools))
 				.numbers;
 		await take(b, 1); // learns the mode
 		expect(await take(b, 1)).toEqual(["2"]); // its first segment: 2-11
-		await ops.retireSequence(env, a, { name, confirm: name });
+		await ops.retireSequence(env, { name, confirm: name }, a.pools);
 		// Below half a segment left: this take starts the refill, which the retired object refuses.
 		expect(await take(b, 5)).toEqual(["3", "4", "5", "6", "7"]);
 		await Promise.all(refills);

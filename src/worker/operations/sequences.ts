@@ -246,12 +246,12 @@ export async function sequenceHistory(
  */
 export async function retireSequence(
 	env: Env,
-	config: Config,
 	input: { name: string; confirm: string },
+	pools: SequencePools = isolateSequencePools,
 ): Promise<SequenceStatus> {
 	const { name } = input;
 	const { status } = await callSequence<RetireResult>(env, name, (stub) => stub.retire(name));
-	isolateSequencePools.forget(name);
+	pools.forget(name);
 	const { issued, requests, retiredAt } = status;
 	await askCatalog(env, (catalog) =>
 		catalog.retireSequence({

@@ -336,7 +336,6 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		return rpcCall(this.env, "retireSequence", { kind: "sequence-retire" }, async (config) =>
 			(await sequenceOperations()).retireSequence(
 				this.env,
-				config,
 				rpcArgs(retireContract, config, options, { name }),
 			),
 		);

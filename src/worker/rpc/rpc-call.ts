@@ -13,7 +13,7 @@
  * for the lease a holder passes back).
  */
 
-import { type LeaseRef, type ServiceErrorCode, STATUS_OF } from "../../wire";
+import type { LeaseRef, ServiceErrorCode } from "../../wire";
 import { type Config, configFrom } from "../config/config";
 import { type Contract, type ContractInput, readInput, shown } from "../contracts/fields";
 import { limitsOf } from "../contracts/limits";

@@ -62,7 +62,7 @@ export const sequenceRoutes = routeGroup<AppEnv>()
 	.delete("/sequences/:name", readRequest(http.sequenceRetire), async (c) => {
 		noteAsked(c, { kind: "sequence-retire" });
 		const ops = await sequenceOperations();
-		const status = await ops.retireSequence(c.env, c.var.config, c.req.valid("json"));
+		const status = await ops.retireSequence(c.env, c.req.valid("json"));
 		return sequenceStatusResponse(c, status, 200);
 	})
 	.get("/sequences/:name/next", readRequest(http.sequenceNext), (c) => next(c, c.req.valid("json")))

@@ -45,6 +45,37 @@ export async function useTestClock(
 	return clock;
 }
 
+/** Sets the object's minute clock (its history's minutes; the generator keeps its own clock). */
+export async function setMinuteClock(workerId: number, at: number): Promise<void> {
+	await runInDurableObject(snowflakeStub(workerId), (instance: SnowflakeWorker) => {
+		instance.minuteClock = () => at;
+	});
+}
+
+/**
+ * Makes the fleet catalog unreachable from the object of `stub` (a worker ID's or a
+ * sequence's) until `mend()`, or until the instance ends.
+ */
+export async function breakCatalog(stub: DurableObjectStub) {
+	let saved: Env | undefined;
+	await runInDurableObject(stub, (instance: DurableObject) => {
+		const own = instance as unknown as { env: Env };
+		saved = own.env;
+		const broken = {
+			idFromName: () => {
+				throw new Error("catalog unreachable (test)");
+			},
+		};
+		own.env = { ...own.env, CATALOG: broken as unknown as Env["CATALOG"] };
+	});
+	return {
+		mend: () =>
+			runInDurableObject(stub, (instance: DurableObject) => {
+				(instance as unknown as { env: Env }).env = saved as Env;
+			}),
+	};
+}
+
 /** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
 export function issueOrder(answers: { status: number; body: { ids: string[] } }[]): string[] {
 	return answers

@@ -1,12 +1,12 @@
 /**
  * A named sequence's per-minute history (./sequence-object.ts): numbers issued,
  * requests and refusals by code, counted by the core's MinuteTally over the record's
- * own counters, and stored (./history.ts's rows, in the object's SQLite) only by the
- * alarm the object already sets just past each minute it changed in: an issuing call
- * writes nothing more than its record. With the rows the alarm stores the counters it
- * closed at (the mark); a later life counts from the mark, so the calls of a life
- * evicted before its alarm land in the minute of the last one (refusals not yet
- * stored are lost with the instance).
+ * own counters, and stored (./history.ts's rows, in the object's SQLite) by the first
+ * issuing call of a later minute (in its commit) or by the alarm the object already
+ * sets just past each minute it changed in: one write a minute at most. With the rows
+ * goes the counters they end at (the mark); a later life counts from the mark, so the
+ * calls of a life evicted before its alarm are its open minute's. The open minute's
+ * refusals are held in memory until it closes: an eviction within it loses them.
  *
  *   const minutes = new SequenceMinutes(ctx.storage, book.counters(), () => clock.now());
  *   minutes.enter(book.counters());          // before a call that issues
@@ -58,9 +58,14 @@ export class SequenceMinutes {
 		);
 	}
 
-	/** Before a call that may issue: closes an earlier minute, opens this one (in memory only). */
+	/**
+	 * Before a call that may issue: closes an earlier minute, opens this one. A minute
+	 * closed here is stored at once, with the mark (once a minute at most, in the
+	 * call's commit): a life that ends before its alarm loses no minute.
+	 */
 	enter(counters: SequenceCounters): void {
-		this.tally.enter(this.now(), tallied(counters));
+		const now = this.now();
+		if (this.tally.enter(now, tallied(counters))) this.store(now, counters);
 	}
 
 	refused(code: string): void {
@@ -74,7 +79,11 @@ export class SequenceMinutes {
 
 	/** The alarm: stores the minutes over (pruning past a day) and the mark they end at. */
 	close(counters: SequenceCounters): void {
-		const now = this.now();
+		this.store(this.now(), counters);
+	}
+
+	/** Stores the minutes over at `now` and the mark they end at. */
+	private store(now: number, counters: SequenceCounters): void {
 		const closed = this.tally.takeClosed(now, tallied(counters));
 		if (closed.length === 0) return;
 		this.history.write(closed, now);

@@ -76,7 +76,7 @@ export class SequenceObject extends DurableObject<Env> {
 	/**
 	 * Just past the end of a minute its record changed in (or a call was refused in):
 	 * stores the minutes over and reports its counts to the fleet catalog. Never
-	 * throws: a failed report is logged, and the next change reports again.
+	 * throws: a failed report is logged and made again by the next minute's alarm.
 	 */
 	override async alarm(): Promise<void> {
 		this.reportDue = false;
@@ -87,7 +87,12 @@ export class SequenceObject extends DurableObject<Env> {
 			// Calls of the next minute came before this alarm: its own alarm stores them.
 			if (minutes.counting) this.reportSoon();
 			const report = book.report();
-			if (report) await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report));
+			if (
+				report &&
+				!(await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report)))
+			) {
+				this.reportSoon(); // a failed report is carried again a minute on, changed or not
+			}
 		} catch (error) {
 			console.error(
 				JSON.stringify({

@@ -15,6 +15,7 @@ import {
 	breakCatalog,
 	callJson,
 	captureErrorLog,
+	recordWrites,
 	setMinuteClock,
 	snowflakeStub,
 	useTestClock,
@@ -149,6 +150,29 @@ describe("a worker ID's counts through evictions", () => {
 		expect(await fleetIssuedIn(now - MINUTE)).toBe(fleetBefore + 5);
 		await setMinuteClock(704, now + 2 * MINUTE + 1_000);
 		expect(await runDurableObjectAlarm(snowflakeStub(704))).toBe(false); // nothing left to report
+	});
+});
+
+describe("the cost of keeping counts", () => {
+	it("is a few rows written a second while calls come, never one per call", async () => {
+		await setMinuteClock(705, currentMinute() + 1); // one minute throughout: its own writes are once
+		await issue(705, 1); // the object starts (its life token, its layout) before the count
+		const writes: string[] = [];
+		await recordWrites(snowflakeStub(705), writes);
+		const started = performance.now();
+		let calls = 0;
+		while (performance.now() - started < 2_500) {
+			await issue(705, 1);
+			calls++;
+			await scheduler.wait(5);
+		}
+		await scheduler.wait(STORE_WAIT_MS); // the last second's store
+		const seconds = Math.ceil((performance.now() - started) / 1_000);
+		const rows = writes.filter((w) => w.startsWith("put "));
+		expect(calls).toBeGreaterThan(50);
+		// The mark and the counts with it, the counts at that call's end, the counts' store.
+		expect(rows.length).toBeLessThanOrEqual(4 * seconds);
+		expect(await ownCounts(705)).toMatchObject({ issued: calls + 1, requests: calls + 1 });
 	});
 });
 

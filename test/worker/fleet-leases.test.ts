@@ -1,8 +1,8 @@
 /**
  * `GET /leases`: the catalog's listing of leased worker IDs, kept by acquire,
  * release and takeover (told in the background by the worker ID's object), never
- * by a renewal; the object's minute alarm reports a renewed span's end. A catalog
- * that fails never fails the lease operation. Worker IDs 640-649 are this file's.
+ * by a renewal; the object's minute alarm reports a renewed span's end, and repairs
+ * a row a failed tell left wrong. A catalog that fails never fails the lease operation. Worker IDs 640-649 are this file's.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

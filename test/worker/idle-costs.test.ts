@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LeaseGrant } from "../../src/wire";
 import { catalogStub } from "../../src/worker/object/catalog-calls";
-import { callJson, setMinuteClock, snowflakeStub } from "./helpers";
+import { callJson, recordWrites, setMinuteClock, snowflakeStub } from "./helpers";
 import { leaseBody, leasesApp, releasePath } from "./lease-helpers";
 import { sequenceStub } from "./sequence-helpers";
 import * as historyTest from "./sequence-history-helpers";
@@ -30,34 +30,6 @@ function storageOf(stub: DurableObjectStub) {
 			.toArray()
 			.map(({ name }) => [name, sql.exec(`SELECT * FROM "${name}"`).toArray()]);
 		return { kv: [...kv.list()], tables, alarm: await state.storage.getAlarm() };
-	});
-}
-
-/**
- * Records every write the object's storage is asked for from now on (the live
- * instance's own storage, patched): keys put or deleted, SQL that is no read, alarms.
- */
-function recordWrites(stub: DurableObjectStub, into: string[]) {
-	return runInDurableObject(stub, (_instance: DurableObject, state) => {
-		const { storage } = state;
-		const patch = <T extends object>(target: T, method: string) => {
-			const own = target as Record<string, (...args: unknown[]) => unknown>;
-			const original = own[method]?.bind(target) as (...args: unknown[]) => unknown;
-			own[method] = (...args: unknown[]) => {
-				const [first] = args;
-				if (method !== "exec" || !/^\s*(SELECT|PRAGMA)/i.test(String(first))) {
-					into.push(`${method} ${String(first).slice(0, 60)}`);
-				}
-				return original(...args);
-			};
-		};
-		patch(storage.kv, "put");
-		patch(storage.kv, "delete");
-		patch(storage.sql, "exec");
-		patch(storage, "put");
-		patch(storage, "delete");
-		patch(storage, "setAlarm");
-		patch(storage, "deleteAlarm");
 	});
 }
 

@@ -56,6 +56,23 @@ describe("a sequence's counts in the fleet view", () => {
 	});
 });
 
+describe("a sequence's refusals", () => {
+	it("survive an eviction within their minute once a second has passed", async () => {
+		const { name, m } = await historyTest.sequenceFrom("refusals-kept", 2, {
+			start: "9223372036854775806", // two numbers left below 2^63 − 1
+		});
+		const refused = await call(`/sequences/${name}/next?count=5`, { method: "POST" });
+		expect(refused.status).toBe(409);
+		await scheduler.wait(1_300); // refusals write no record: they are stored a second later
+		await abortSequenceObject(name);
+		await historyTest.sequenceClockAt(name, m + MINUTE + 1_000);
+		await historyTest.runMinuteAlarm(name);
+		expect((await historyTest.historyOf(name, 10)).history).toEqual([
+			{ minute: m, issued: 0, requests: 0, ...quiet, refusals: { sequence_exhausted: 1 } },
+		]);
+	});
+});
+
 describe("the catalog's merge of sequence reports", () => {
 	it("never takes a report older than the row it holds", async () => {
 		const settings = { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" } as const;

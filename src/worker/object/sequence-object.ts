@@ -26,16 +26,30 @@ import { sequenceObjectModules } from "./object-parts";
 import type { CreateResult, HistoryResult, IssuedResult, StatusResult } from "./object-protocol";
 import type { IssuedNumbers, SequenceBook } from "./sequence-book";
 import type { SequenceMinutes } from "./sequence-minutes";
+import { StoreSoon } from "./store-soon";
 import { workersClock } from "./workers-clock";
+
+/** Refusals are stored this long after the first one (one write for all of that second). */
+const STORE_REFUSALS_MS = 1_000;
 
 export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */
 	clock: Clock = workersClock;
 	private parts: Promise<{ book: SequenceBook; minutes: SequenceMinutes }> | undefined;
+	/** The minutes, once loaded (with `parts`). */
+	private minutes: SequenceMinutes | undefined;
 	/** An alarm to report to the catalog is set (by this life). */
 	private reportDue = false;
 	/** Calls that issue numbers, written in groups (one commit for all that wait on one). */
 	private readonly groups = new CommitGroups(this.ctx.storage);
+	/** Refusals write no record: they are stored a second later, one write for all of that second. */
+	private readonly refusalsSoon = new StoreSoon(
+		STORE_REFUSALS_MS,
+		() => {
+			if (this.minutes?.refusalsMoved) this.minutes.storeRefusals();
+		},
+		{ object: "SequenceObject", name: this.ctx.id.name },
+	);
 
 	/** Creates the sequence with `settings`; the same settings again finds it, others are `sequence_exists`. */
 	async create(name: string, settings: SequenceSettingsView): Promise<CreateResult> {
@@ -121,7 +135,8 @@ export class SequenceObject extends DurableObject<Env> {
 			({ SequenceBook, SequenceMinutes }) => {
 				const now = () => this.clock.now();
 				const book = new SequenceBook(this.ctx.storage, now, () => this.reportSoon());
-				return { book, minutes: new SequenceMinutes(this.ctx.storage, book.counters(), now) };
+				this.minutes = new SequenceMinutes(this.ctx.storage, book.counters(), now);
+				return { book, minutes: this.minutes };
 			},
 			(error: unknown) => {
 				this.parts = undefined;
@@ -157,6 +172,7 @@ export class SequenceObject extends DurableObject<Env> {
 			const failure = objectFailure(error);
 			if (parts?.book.counters()) {
 				parts.minutes.refused(failure.code);
+				this.refusalsSoon.request();
 				this.reportSoon();
 			}
 			return failure;

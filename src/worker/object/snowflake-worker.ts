@@ -93,10 +93,11 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			return refusal;
 		} finally {
 			// The call that wrote a mark stored the stats mid-way, before its own counts:
-			// store them once more now (one write per mark write). Other calls' counts are
-			// stored within STORE_COUNTS_MS, by one write for all of them.
+			// store them once more now (one write per mark write). What is left unstored
+			// (other calls' counts, refusals) is stored within STORE_COUNTS_MS, by one
+			// write for all of it; a store that finds nothing moved writes nothing.
 			if (this.storage?.markWritten) this.storeStats();
-			else this.countsSoon.request();
+			this.countsSoon.request();
 		}
 	}
 

@@ -1,7 +1,8 @@
 /**
  * The fleet catalog's SQLite tables (./fleet-catalog.ts is the object): the leases
- * held or in grace, each worker ID's counts as its object last pushed them, the
- * fleet's per-minute totals (a day of them), and the named sequences' table
+ * held or in grace, each worker ID's counts as its object last pushed them (never
+ * lower than the row held), the fleet's per-minute totals (a day of them, each
+ * worker ID's minute added once), and the named sequences' table
  * (./catalog-sequences.ts). Every read is one query over at most one row per worker
  * ID (or per minute, or per sequence).
  *

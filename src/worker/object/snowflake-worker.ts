@@ -107,8 +107,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			const storage = this.storage as WorkerIdStorage; // set with the keeper
 			const { lastTimestamp, ...counters } = keeper.generator.stats();
 			// A count a caller sees must survive a restart: store it before answering (the
-			// output gate holds the answer until it is durable). Counts nobody read may be
-			// lost with the instance (the requests since the last mark write).
+			// output gate holds the answer until it is durable). Counts nobody read are
+			// stored within a second (countsSoon): only a crash loses them.
 			if (storage.countsMoved(counters)) this.storeStats();
 			if (storage.superseded) throw storage.superseded;
 			const shown = lastTimestamp ?? storage.storedLastTimestamp;

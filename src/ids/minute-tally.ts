@@ -47,6 +47,8 @@ type Counted = Pick<
 export interface OpenMinute {
 	minute: number;
 	base: Counted;
+	/** Its refusals so far (absent in what an earlier version stored). */
+	refusals?: Record<string, number>;
 }
 
 export class MinuteTally {
@@ -62,11 +64,13 @@ export class MinuteTally {
 	constructor(counters: Counted, open?: OpenMinute) {
 		this.base = pick(open?.base ?? counters);
 		this.open = open?.minute;
+		if (open?.refusals) this.refusals = { ...open.refusals };
 	}
 
 	/** The open minute and its base, to store; undefined while idle. */
 	get openState(): OpenMinute | undefined {
-		return this.open === undefined ? undefined : { minute: this.open, base: { ...this.base } };
+		if (this.open === undefined) return undefined;
+		return { minute: this.open, base: { ...this.base }, refusals: { ...this.refusals } };
 	}
 
 	/** The minute being counted, if any. */

@@ -169,8 +169,8 @@ export type LayoutInfo = ReturnType<SnowflakeLayout["toJSON"]>;
 
 /**
  * What `GET /snowflake/:workerId/stats` answers. The counts never decrease: every
- * count an answer showed survives restarts and evictions (an instance that ends may
- * lose only counts nobody read, of requests since its last lease write). `since`
+ * count an answer showed survives restarts and evictions (counts are stored within a
+ * second of their call: only a crash may lose counts nobody read, its last second's). `since`
  * (ISO 8601) is when they began.
  */
 export type SnowflakeStatsInfo = SnowflakeStats & { workerId: number; since: string };

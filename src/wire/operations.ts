@@ -21,7 +21,10 @@ export interface LeaseListing {
 	toMs: number;
 	/** LEASE_SPAN_MS when the lease was granted: how far a renewal reaches past the clock. */
 	spanMs: number;
-	/** When this holder acquired it (Unix ms). */
+	/**
+	 * When this holder acquired it (Unix ms); the span's first instant when the catalog
+	 * missed the acquire and learned of the lease from its object's report.
+	 */
 	acquiredAtMs: number;
 	/** When its object last told the catalog about it (Unix ms). */
 	reportedAtMs: number;

@@ -66,12 +66,23 @@ describe("MinuteTally", () => {
 	it("closes a minute an earlier life opened and stored, from the counters restored since", () => {
 		const first = new MinuteTally(counters(10, 2));
 		first.enter(M + 1, counters(10, 2));
+		first.refused("overloaded", M + 2);
 		const stored = first.openState;
-		expect(stored).toEqual({ minute: M, base: counters(10, 2) });
+		expect(stored).toEqual({ minute: M, base: counters(10, 2), refusals: { overloaded: 1 } });
 		const restored = new MinuteTally(counters(25, 5), stored);
 		expect(restored.takeClosed(M + 60_000, counters(25, 5))).toEqual([
-			{ minute: M, issued: 15, requests: 3, waits: 0, clockRegressions: 0, refusals: {} },
+			{
+				minute: M,
+				issued: 15,
+				requests: 3,
+				waits: 0,
+				clockRegressions: 0,
+				refusals: { overloaded: 1 },
+			},
 		]);
+		// What an earlier version stored (no refusals) is read too.
+		const older = new MinuteTally(counters(12, 3), { minute: M, base: counters(10, 2) });
+		expect(older.unsaved(counters(12, 3))[0]).toMatchObject({ issued: 2, refusals: {} });
 		// Counters restored from before the base (a stale stats record) count nothing, never less.
 		const stale = new MinuteTally(counters(0, 0), stored);
 		expect(stale.takeClosed(M + 60_000, counters(0, 0))[0]).toMatchObject({

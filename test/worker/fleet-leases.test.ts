@@ -1,15 +1,14 @@
 /**
  * `GET /leases`: the catalog's listing of leased worker IDs, kept by acquire,
  * release and takeover (told in the background by the worker ID's object), never
- * by a renewal; the object's minute alarm reports a renewed span's end. A catalog
- * that fails never fails the lease operation. Worker IDs 640-649 are this file's.
+ * by a renewal; the object's minute alarm reports a renewed span's end, and repairs
+ * a row a failed tell left wrong. A catalog that fails never fails the lease operation. Worker IDs 640-649 are this file's.
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { FleetLeases, FleetStats, LeaseGrant, LeaseListing } from "../../src/wire";
-import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
 import { fetchApp } from "../shared/fetch-app";
-import { snowflakeStub, useTestClock } from "./helpers";
+import { breakCatalog, captureErrorLog, snowflakeStub, useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 
 const T = 1_800_000_000_000;
@@ -90,20 +89,65 @@ describe("GET /leases", () => {
 
 	it("grants and releases while the catalog fails; the failure is only logged", async () => {
 		await useTestClock(643, T);
-		await runInDurableObject(snowflakeStub(643), (instance: SnowflakeWorker) => {
-			const own = instance as unknown as { env: Env };
-			const broken = {
-				idFromName: () => {
-					throw new Error("catalog unreachable (test)");
-				},
-			};
-			own.env = { ...own.env, CATALOG: broken as unknown as Env["CATALOG"] };
+		await breakCatalog(snowflakeStub(643));
+		const [grant, logged] = await captureErrorLog(async () => {
+			const granted = await leases<LeaseGrant>("POST", "/leases", { workerId: 643 });
+			expect(granted.status).toBe(201);
+			const released = await leases("POST", releasePath(granted.body), leaseBody(granted.body));
+			expect(released.status).toBe(204);
+			await scheduler.wait(20); // the tells run in the background
+			return granted;
 		});
-		const grant = await leases<LeaseGrant>("POST", "/leases", { workerId: 643 });
+		expect(logged.map(([line]) => JSON.parse(String(line)).what)).toEqual([
+			"noteLease",
+			"dropLease",
+		]);
 		expect(grant.status).toBe(201);
-		expect((await leases("POST", releasePath(grant.body), leaseBody(grant.body))).status).toBe(204);
 		const { body } = await leases<FleetLeases>("GET", "/leases");
 		expect(body.leases.map((l) => l.workerId)).not.toContain(643);
+	});
+
+	it("lists a lease acquired while the catalog failed, from the next minute's report", async () => {
+		await useTestClock(644, T);
+		const catalog = await breakCatalog(snowflakeStub(644));
+		const [grant] = await captureErrorLog(async () => {
+			const granted = await leases<LeaseGrant>("POST", "/leases", {
+				workerId: 644,
+				holder: "pod-4",
+			});
+			await scheduler.wait(20);
+			return granted.body;
+		});
+		expect(await listedWhen(644, () => true)).toBeUndefined();
+		await catalog.mend();
+		expect(await runDurableObjectAlarm(snowflakeStub(644))).toBe(true);
+		expect(await listedWhen(644, (r) => r !== undefined)).toEqual({
+			workerId: 644,
+			holder: "pod-4",
+			state: "held",
+			fromMs: grant.fromMs,
+			toMs: grant.toMs,
+			spanMs: 30_000,
+			acquiredAtMs: grant.fromMs, // the acquire's own time went with the failed tell
+			reportedAtMs: expect.any(Number),
+		});
+	});
+
+	it("drops a lease released while the catalog failed, at the next minute's report", async () => {
+		await useTestClock(645, T);
+		const { body: grant } = await leases<LeaseGrant>("POST", "/leases", { workerId: 645 });
+		await listedWhen(645, (r) => r !== undefined);
+		const catalog = await breakCatalog(snowflakeStub(645));
+		await captureErrorLog(async () => {
+			expect((await leases("POST", releasePath(grant), leaseBody(grant))).status).toBe(204);
+			await scheduler.wait(20);
+		});
+		expect(await listedWhen(645, () => true)).toMatchObject({ state: "held" });
+		await catalog.mend();
+		expect(await runDurableObjectAlarm(snowflakeStub(645))).toBe(true);
+		expect(await listedWhen(645, (r) => r === undefined)).toBeUndefined();
+		// Told: no alarm is left, nothing more is reported.
+		expect(await runDurableObjectAlarm(snowflakeStub(645))).toBe(false);
 	});
 
 	it("answers 409 leases_disabled without LEASE_WORKER_IDS, like every /leases route", async () => {

@@ -45,6 +45,65 @@ export async function useTestClock(
 	return clock;
 }
 
+/** Sets the object's minute clock (its history's minutes; the generator keeps its own clock). */
+export async function setMinuteClock(workerId: number, at: number): Promise<void> {
+	await runInDurableObject(snowflakeStub(workerId), (instance: SnowflakeWorker) => {
+		instance.minuteClock = () => at;
+	});
+}
+
+/**
+ * Makes the fleet catalog unreachable from the object of `stub` (a worker ID's or a
+ * sequence's) until `mend()`, or until the instance ends.
+ */
+export async function breakCatalog(stub: DurableObjectStub) {
+	let saved: Env | undefined;
+	await runInDurableObject(stub, (instance: DurableObject) => {
+		const own = instance as unknown as { env: Env };
+		saved = own.env;
+		const broken = {
+			idFromName: () => {
+				throw new Error("catalog unreachable (test)");
+			},
+		};
+		own.env = { ...own.env, CATALOG: broken as unknown as Env["CATALOG"] };
+	});
+	return {
+		mend: () =>
+			runInDurableObject(stub, (instance: DurableObject) => {
+				(instance as unknown as { env: Env }).env = saved as Env;
+			}),
+	};
+}
+
+/**
+ * Records every write the object's storage is asked for from now on (the live
+ * instance's own storage, patched): keys put or deleted, SQL that is no read, alarms.
+ */
+export function recordWrites(stub: DurableObjectStub, into: string[]) {
+	return runInDurableObject(stub, (_instance: DurableObject, state) => {
+		const { storage } = state;
+		const patch = <T extends object>(target: T, method: string) => {
+			const own = target as Record<string, (...args: unknown[]) => unknown>;
+			const original = own[method]?.bind(target) as (...args: unknown[]) => unknown;
+			own[method] = (...args: unknown[]) => {
+				const [first] = args;
+				if (method !== "exec" || !/^\s*(SELECT|PRAGMA)/i.test(String(first))) {
+					into.push(`${method} ${String(first).slice(0, 60)}`);
+				}
+				return original(...args);
+			};
+		};
+		patch(storage.kv, "put");
+		patch(storage.kv, "delete");
+		patch(storage.sql, "exec");
+		patch(storage, "put");
+		patch(storage, "delete");
+		patch(storage, "setAlarm");
+		patch(storage, "deleteAlarm");
+	});
+}
+
 /** The 200 answers' IDs in the order the object issued them (it serves one call at a time). */
 export function issueOrder(answers: { status: number; body: { ids: string[] } }[]): string[] {
 	return answers

@@ -10,17 +10,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { FleetStats, StatsHistory } from "../../src/wire";
 import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
-import { callJson, restart, snowflakeStub } from "./helpers";
+import { callJson, restart, setMinuteClock, snowflakeStub } from "./helpers";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
-/** Sets the object's minute clock (the generator keeps the platform's). */
-async function setMinuteClock(workerId: number, at: number) {
-	await runInDurableObject(snowflakeStub(workerId), (instance: SnowflakeWorker) => {
-		instance.minuteClock = () => at;
-	});
-}
 
 /** The minutes stored in the object's own SQLite, oldest first. */
 async function storedMinutes(workerId: number): Promise<number[]> {

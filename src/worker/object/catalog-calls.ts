@@ -44,14 +44,15 @@ export function tellCatalog(
 	ctx.waitUntil(catalogWrite(env, what, write));
 }
 
-/** `write` on the catalog, awaited; a failure is logged, never thrown. */
+/** `write` on the catalog, awaited: whether it was done; a failure is logged, never thrown. */
 export async function catalogWrite(
 	env: Env,
 	what: string,
 	write: (catalog: CatalogStub) => Promise<unknown>,
-): Promise<void> {
+): Promise<boolean> {
 	try {
 		await write(catalogStub(env));
+		return true;
 	} catch (error) {
 		console.error(
 			JSON.stringify({
@@ -61,5 +62,6 @@ export async function catalogWrite(
 				message: error instanceof Error ? error.message : String(error),
 			}),
 		);
+		return false;
 	}
 }

@@ -76,13 +76,18 @@ export class SequenceTable {
 		);
 	}
 
-	/** A sequence's counts as its object last stored them; its row is made if the create's write was lost (unless retired). */
+	/**
+	 * A sequence's counts as its object last stored them; its row is made if the
+	 * create's write was lost (unless retired). A report older than the row (fewer
+	 * requests or numbers) changes nothing: the counts never go back.
+	 */
 	report(report: SequenceReport, nowMs: number): void {
 		this.sql.exec(
 			`INSERT INTO ${TABLE} SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? ${NOT_RETIRED}
 			 ON CONFLICT (name) DO UPDATE SET next = excluded.next, issued = excluded.issued,
 			   requests = excluded.requests, last_issued_at_ms = excluded.last_issued_at_ms,
-			   period = excluded.period, reported_at_ms = excluded.reported_at_ms`,
+			   period = excluded.period, reported_at_ms = excluded.reported_at_ms
+			 WHERE excluded.requests >= ${TABLE}.requests AND excluded.issued >= ${TABLE}.issued`,
 			report.name,
 			JSON.stringify(report.settings),
 			report.createdAtMs,

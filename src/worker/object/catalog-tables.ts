@@ -1,7 +1,8 @@
 /**
  * The fleet catalog's SQLite tables (./fleet-catalog.ts is the object): the leases
- * held or in grace, each worker ID's counts as its object last pushed them, the
- * fleet's per-minute totals (a day of them), and the named sequences' table
+ * held or in grace, each worker ID's counts as its object last pushed them (never
+ * lower than the row held), the fleet's per-minute totals (a day of them, each
+ * worker ID's minute added once), and the named sequences' table
  * (./catalog-sequences.ts). Every read is one query over at most one row per worker
  * ID (or per minute, or per sequence).
  *
@@ -21,19 +22,35 @@ export type LeaseNote = Omit<LeaseListing, "state" | "reportedAtMs">;
 /** What a worker ID's object pushes, at most once a minute. */
 export interface WorkerIdReport {
 	workerId: number;
-	/** Its counts since `since` (refusals are added up here from the minutes). */
+	/** Its counts since `since`, as stored (refusals are added up here from the minutes). */
 	counts: Omit<WorkerIdCounts, "workerId" | "refusals" | "reportedAtMs">;
-	/** The minutes closed since its last report. */
+	/** The minutes closed and not yet reported (a failed report's come again), oldest first. */
 	minutes: MinuteCounts[];
-	/** Its lease as it stands (by the span's first instant); undefined: never leased. */
-	lease?: { fromMs: number; toMs: number; state: "held" | "grace" | "free" } | undefined;
+	/** Its lease as it stands (by the span's first instant); undefined: no news of one. */
+	lease?: ReportedLease | undefined;
+}
+
+/** A lease as a report carries it: all a listing row needs, so a report alone repairs the row. */
+export interface ReportedLease {
+	fromMs: number;
+	toMs: number;
+	state: "held" | "grace" | "free";
+	holder: string | null;
+	spanMs: number;
 }
 
 const SCHEMA = [
 	"CREATE TABLE IF NOT EXISTS leases (worker_id INTEGER PRIMARY KEY, holder TEXT, state TEXT NOT NULL, from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL, span_ms INTEGER NOT NULL, acquired_at_ms INTEGER NOT NULL, reported_at_ms INTEGER NOT NULL)",
-	"CREATE TABLE IF NOT EXISTS worker_ids (worker_id INTEGER PRIMARY KEY, issued INTEGER NOT NULL, requests INTEGER NOT NULL, clock_regressions INTEGER NOT NULL, waits INTEGER NOT NULL, refusals INTEGER NOT NULL, last_timestamp INTEGER, since TEXT NOT NULL, reported_at_ms INTEGER NOT NULL)",
+	"CREATE TABLE IF NOT EXISTS worker_ids (worker_id INTEGER PRIMARY KEY, issued INTEGER NOT NULL, requests INTEGER NOT NULL, clock_regressions INTEGER NOT NULL, waits INTEGER NOT NULL, refusals INTEGER NOT NULL, last_timestamp INTEGER, since TEXT NOT NULL, reported_at_ms INTEGER NOT NULL, minutes_through INTEGER)",
 	"CREATE TABLE IF NOT EXISTS fleet_minutes (minute INTEGER PRIMARY KEY, counts TEXT NOT NULL)",
 ];
+
+/**
+ * The last minute of each worker ID added to the fleet's: a report carried again
+ * (its answer lost on the way back) adds nothing twice. Added to a table an earlier
+ * version made; null there until the next report.
+ */
+const MINUTES_THROUGH = "minutes_through";
 
 type LeaseRow = {
 	worker_id: number;
@@ -55,6 +72,7 @@ type WorkerIdRow = {
 	last_timestamp: number | null;
 	since: string;
 	reported_at_ms: number;
+	minutes_through: number | null;
 };
 
 export class CatalogTables {
@@ -63,6 +81,10 @@ export class CatalogTables {
 
 	constructor(private readonly sql: SqlStorage) {
 		for (const statement of SCHEMA) sql.exec(statement);
+		const columns = sql.exec<{ name: string }>("PRAGMA table_info(worker_ids)").toArray();
+		if (!columns.some((column) => column.name === MINUTES_THROUGH)) {
+			sql.exec(`ALTER TABLE worker_ids ADD COLUMN ${MINUTES_THROUGH} INTEGER`);
+		}
 		this.sequences = new SequenceTable(sql);
 	}
 
@@ -89,30 +111,64 @@ export class CatalogTables {
 		this.sql.exec("DELETE FROM leases WHERE worker_id = ? AND from_ms <= ?", workerId, fromMs);
 	}
 
-	/** A worker ID's push: its counts, its closed minutes into the fleet's, its lease's state. */
+	/**
+	 * A worker ID's push: its counts (never lowering one: a report from before a
+	 * restart, or from a life that lost its last second, may carry less), its minutes
+	 * not added yet into the fleet's, its lease's state (the row made, moved or dropped).
+	 */
 	report(report: WorkerIdReport, nowMs: number): void {
-		const { workerId, counts, minutes, lease } = report;
+		const { workerId, counts, lease } = report;
+		const [row] = this.sql
+			.exec<{ through: number | null }>(
+				`SELECT ${MINUTES_THROUGH} AS through FROM worker_ids WHERE worker_id = ?`,
+				workerId,
+			)
+			.toArray();
+		const through = row?.through ?? null;
+		const minutes = report.minutes.filter((m) => through === null || m.minute > through);
 		const refused = minutes.reduce(
 			(sum, m) => sum + Object.values(m.refusals).reduce((a, b) => a + b, 0),
 			0,
 		);
+		const last = minutes.reduce<number | null>(
+			(max, m) => Math.max(max ?? m.minute, m.minute),
+			through,
+		);
 		// A worker ID that never issued (one only leased to holders) is not listed.
-		if (counts.requests > 0 || minutes.length > 0) this.upsertWorkerId(report, refused, nowMs);
+		if (counts.requests > 0 || minutes.length > 0) {
+			this.upsertWorkerId(report, refused, last, nowMs);
+		}
 		for (const minute of minutes) this.addFleetMinute(minute);
 		if (Number.isFinite(nowMs)) {
 			this.sql.exec("DELETE FROM fleet_minutes WHERE minute < ?", nowMs - HISTORY_MS);
 		}
 		if (lease?.state === "free") this.dropLease(workerId, lease.fromMs);
-		else if (lease) {
-			this.sql.exec(
-				"UPDATE leases SET to_ms = ?, state = ?, reported_at_ms = ? WHERE worker_id = ? AND from_ms = ?",
-				lease.toMs,
-				lease.state,
-				nowMs,
-				workerId,
-				lease.fromMs,
-			);
-		}
+		else if (lease) this.reportLease(workerId, lease, nowMs);
+	}
+
+	/**
+	 * A live lease as reported: its row made (the acquire's tell may have failed; its
+	 * acquire time is then the span's first instant) or brought up to date, unless a
+	 * later lease's row is there already.
+	 */
+	private reportLease(workerId: number, lease: ReportedLease, nowMs: number): void {
+		this.sql.exec(
+			`INSERT INTO leases VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (worker_id) DO UPDATE SET holder = excluded.holder, state = excluded.state,
+			   to_ms = excluded.to_ms, reported_at_ms = excluded.reported_at_ms,
+			   span_ms = CASE WHEN excluded.from_ms = leases.from_ms THEN leases.span_ms ELSE excluded.span_ms END,
+			   acquired_at_ms = CASE WHEN excluded.from_ms = leases.from_ms THEN leases.acquired_at_ms ELSE excluded.acquired_at_ms END,
+			   from_ms = excluded.from_ms
+			 WHERE excluded.from_ms >= leases.from_ms`,
+			workerId,
+			lease.holder,
+			lease.state,
+			lease.fromMs,
+			lease.toMs,
+			lease.spanMs,
+			lease.fromMs,
+			nowMs,
+		);
 	}
 
 	leases(): LeaseListing[] {
@@ -159,14 +215,24 @@ export class CatalogTables {
 			.map((row) => JSON.parse(row.counts) as MinuteCounts);
 	}
 
-	private upsertWorkerId(report: WorkerIdReport, refused: number, nowMs: number): void {
+	/** The worker ID's row: each counter the larger of the stored and the reported, never less. */
+	private upsertWorkerId(
+		report: WorkerIdReport,
+		refused: number,
+		through: number | null,
+		nowMs: number,
+	): void {
 		const { workerId, counts } = report;
 		this.sql.exec(
-			`INSERT INTO worker_ids VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			 ON CONFLICT (worker_id) DO UPDATE SET issued = excluded.issued, requests = excluded.requests,
-			   clock_regressions = excluded.clock_regressions, waits = excluded.waits,
-			   refusals = worker_ids.refusals + excluded.refusals, last_timestamp = excluded.last_timestamp,
-			   since = excluded.since, reported_at_ms = excluded.reported_at_ms`,
+			`INSERT INTO worker_ids VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			 ON CONFLICT (worker_id) DO UPDATE SET issued = MAX(worker_ids.issued, excluded.issued),
+			   requests = MAX(worker_ids.requests, excluded.requests),
+			   clock_regressions = MAX(worker_ids.clock_regressions, excluded.clock_regressions),
+			   waits = MAX(worker_ids.waits, excluded.waits),
+			   refusals = worker_ids.refusals + excluded.refusals,
+			   last_timestamp = MAX(COALESCE(worker_ids.last_timestamp, excluded.last_timestamp), COALESCE(excluded.last_timestamp, worker_ids.last_timestamp)),
+			   since = MIN(worker_ids.since, excluded.since), reported_at_ms = excluded.reported_at_ms,
+			   ${MINUTES_THROUGH} = excluded.${MINUTES_THROUGH}`,
 			workerId,
 			counts.issued,
 			counts.requests,
@@ -176,6 +242,7 @@ export class CatalogTables {
 			counts.lastTimestamp,
 			counts.since,
 			nowMs,
+			through,
 		);
 	}
 

@@ -47,16 +47,23 @@ export async function objectModules() {
 		await parts();
 	const { takeAcquire } = acquireBudget;
 	const { LeaseKeeper } = leaseKeeper;
-	const { WorkerIdStorage, claimNamespaceLayout, storedLayoutOf, storeLayoutChecked } =
-		workerIdStorage;
+	const {
+		WorkerIdStorage,
+		claimNamespaceLayout,
+		storedCounters,
+		storedLayoutOf,
+		storeLayoutChecked,
+	} = workerIdStorage;
 	return {
 		LeaseKeeper,
 		WorkerIdStorage,
 		claimNamespaceLayout,
+		storedCounters,
 		storedLayoutOf,
 		storeLayoutChecked,
 		takeAcquire,
 		WorkerIdMinutes: objectMinutes.WorkerIdMinutes,
+		storedOpenMinute: objectMinutes.storedOpenMinute,
 		ObjectHistory: objectHistory.ObjectHistory,
 		mergeMinutes: objectHistory.mergeMinutes,
 	};

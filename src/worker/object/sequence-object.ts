@@ -34,16 +34,30 @@ import type {
 } from "./object-protocol";
 import type { IssuedNumbers, SequenceBook } from "./sequence-book";
 import type { SequenceMinutes } from "./sequence-minutes";
+import { StoreSoon } from "./store-soon";
 import { workersClock } from "./workers-clock";
+
+/** Refusals are stored this long after the first one (one write for all of that second). */
+const STORE_REFUSALS_MS = 1_000;
 
 export class SequenceObject extends DurableObject<Env> {
 	/** The time source; tests replace it (runInDurableObject) to cross midnight. */
 	clock: Clock = workersClock;
 	private parts: Promise<{ book: SequenceBook; minutes: SequenceMinutes }> | undefined;
+	/** The minutes, once loaded (with `parts`). */
+	private minutes: SequenceMinutes | undefined;
 	/** An alarm to report to the catalog is set (by this life). */
 	private reportDue = false;
 	/** Calls that issue numbers, written in groups (one commit for all that wait on one). */
 	private readonly groups = new CommitGroups(this.ctx.storage);
+	/** Refusals write no record: they are stored a second later, one write for all of that second. */
+	private readonly refusalsSoon = new StoreSoon(
+		STORE_REFUSALS_MS,
+		() => {
+			if (this.minutes?.refusalsMoved) this.minutes.storeRefusals();
+		},
+		{ object: "SequenceObject", name: this.ctx.id.name },
+	);
 
 	/** Creates the sequence with `settings`; the same settings again finds it, others are `sequence_exists`. */
 	async create(name: string, settings: SequenceSettingsView): Promise<CreateResult> {
@@ -97,7 +111,7 @@ export class SequenceObject extends DurableObject<Env> {
 	/**
 	 * Just past the end of a minute its record changed in (or a call was refused in):
 	 * stores the minutes over and reports its counts to the fleet catalog. Never
-	 * throws: a failed report is logged, and the next change reports again.
+	 * throws: a failed report is logged and made again by the next minute's alarm.
 	 */
 	override async alarm(): Promise<void> {
 		this.reportDue = false;
@@ -110,7 +124,12 @@ export class SequenceObject extends DurableObject<Env> {
 			// Calls of the next minute came before this alarm: its own alarm stores them.
 			if (minutes.counting) this.reportSoon();
 			const report = book.report();
-			if (report) await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report));
+			if (
+				report &&
+				!(await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report)))
+			) {
+				this.reportSoon(); // a failed report is carried again a minute on, changed or not
+			}
 		} catch (error) {
 			console.error(
 				JSON.stringify({
@@ -139,7 +158,8 @@ export class SequenceObject extends DurableObject<Env> {
 			({ SequenceBook, SequenceMinutes }) => {
 				const now = () => this.clock.now();
 				const book = new SequenceBook(this.ctx.storage, now, () => this.reportSoon());
-				return { book, minutes: new SequenceMinutes(this.ctx.storage, book.counters(), now) };
+				this.minutes = new SequenceMinutes(this.ctx.storage, book.counters(), now);
+				return { book, minutes: this.minutes };
 			},
 			(error: unknown) => {
 				this.parts = undefined;
@@ -175,6 +195,7 @@ export class SequenceObject extends DurableObject<Env> {
 			const failure = objectFailure(error);
 			if (parts?.book.counters()) {
 				parts.minutes.refused(failure.code);
+				this.refusalsSoon.request();
 				this.reportSoon();
 			}
 			return failure;

@@ -36,8 +36,12 @@ import type {
 	SpanResult,
 	StatsResult,
 } from "./object-protocol";
+import { StoreSoon } from "./store-soon";
 import type { WorkerIdStorage } from "./worker-id-storage";
 import { workersClock } from "./workers-clock";
+
+/** Counts left unstored by a call are stored this long after it (one write for all that follow). */
+const STORE_COUNTS_MS = 1_000;
 
 /**
  * One instance per Snowflake worker ID (named by it), the only place that worker
@@ -71,6 +75,11 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** This life's counts by minute (set with the generator). */
 	private minutes: WorkerIdMinutes | undefined;
 	private historyRows: ObjectHistory | undefined;
+	/** Counts a call left unstored are stored a second later, one write for all of that second. */
+	private readonly countsSoon = new StoreSoon(STORE_COUNTS_MS, () => this.storeCounts(), {
+		object: "SnowflakeWorker",
+		name: this.ctx.id.name,
+	});
 
 	async issue(workerId: number, count: number): Promise<IssueResult> {
 		try {
@@ -84,8 +93,11 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			return refusal;
 		} finally {
 			// The call that wrote a mark stored the stats mid-way, before its own counts:
-			// store them once more now (one write per mark write, none per request).
+			// store them once more now (one write per mark write). What is left unstored
+			// (other calls' counts, refusals) is stored within STORE_COUNTS_MS, by one
+			// write for all of it; a store that finds nothing moved writes nothing.
 			if (this.storage?.markWritten) this.storeStats();
+			this.countsSoon.request();
 		}
 	}
 
@@ -95,8 +107,8 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			const storage = this.storage as WorkerIdStorage; // set with the keeper
 			const { lastTimestamp, ...counters } = keeper.generator.stats();
 			// A count a caller sees must survive a restart: store it before answering (the
-			// output gate holds the answer until it is durable). Counts nobody read may be
-			// lost with the instance (the requests since the last mark write).
+			// output gate holds the answer until it is durable). Counts nobody read are
+			// stored within a second (countsSoon): only a crash loses them.
 			if (storage.countsMoved(counters)) this.storeStats();
 			if (storage.superseded) throw storage.superseded;
 			const shown = lastTimestamp ?? storage.storedLastTimestamp;
@@ -142,6 +154,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			if (!answer.ok) return failure(answer.refusal);
 			const fromMs = keeper.status().fromMs ?? 0;
 			tellCatalog(this.ctx, this.env, "dropLease", (c) => c.dropLease(workerId, fromMs));
+			// The tell may fail: the next minute's alarm reports the lease gone either way.
 			this.minutes?.leaseReleased();
 			return { ok: true };
 		} catch (error) {
@@ -159,15 +172,20 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		}
 	}
 
-	/** The worker ID's minutes from `sinceMs` on: its stored rows and this life's unsaved ones. */
+	/**
+	 * The worker ID's minutes from `sinceMs` on: its stored rows and the open minute,
+	 * this life's as it stands, or (a life that has not issued yet, as after an idle
+	 * spell's eviction) as the last life stored it. Reading writes nothing.
+	 */
 	async history(workerId: number, sinceMs: number): Promise<HistoryResult> {
-		const { ObjectHistory, mergeMinutes } = await objectModules();
+		const { ObjectHistory, mergeMinutes, storedOpenMinute, storedCounters } = await objectModules();
 		this.historyRows ??= new ObjectHistory(this.ctx.storage.sql);
 		const { keeper, minutes } = this;
+		const live = keeper?.generator.workerId === workerId ? minutes : undefined;
 		const unsaved =
-			keeper?.generator.workerId === workerId && minutes
-				? minutes.unsaved(keeper.generator.stats())
-				: [];
+			live && keeper
+				? live.unsaved(keeper.generator.stats())
+				: storedOpenMinute(this.ctx.storage, storedCounters(this.ctx.storage), sinceMs);
 		return {
 			ok: true,
 			minutes: mergeMinutes([...this.historyRows.read(sinceMs), ...unsaved], sinceMs),
@@ -186,9 +204,17 @@ export class SnowflakeWorker extends DurableObject<Env> {
 		try {
 			const keeper = await this.keeperFor(workerId);
 			const storage = this.storage as WorkerIdStorage; // set with the keeper
+			// Counts are stored before they are reported: a later life never reports less.
+			this.storeCounts();
 			const stats = keeper.generator.stats();
-			const report = this.minutes?.close(workerId, stats, keeper.status(), storage);
-			if (report) await catalogWrite(this.env, "report", (catalog) => catalog.report(report));
+			const { leaseSpanMs } = objectConfigFrom(this.env);
+			const minutes = this.minutes;
+			const report = minutes?.close(workerId, stats, keeper.status(), storage, leaseSpanMs);
+			if (!report || !minutes) return;
+			minutes.reported(
+				report,
+				await catalogWrite(this.env, "report", (catalog) => catalog.report(report)),
+			);
 		} catch (error) {
 			console.error(
 				JSON.stringify({
@@ -218,6 +244,15 @@ export class SnowflakeWorker extends DurableObject<Env> {
 	/** Stores the counters as they are now, with the stored mark and lease. */
 	private storeStats(): void {
 		if (this.keeper) this.storage?.storeStats(this.keeper.generator.stats());
+	}
+
+	/** Stores the counts and the open minute's refusals, where they moved since last stored. */
+	private storeCounts(): void {
+		const { keeper, storage, minutes } = this;
+		if (!keeper || !storage || storage.superseded) return;
+		const { lastTimestamp: _, ...counters } = keeper.generator.stats();
+		if (storage.countsMoved(counters)) this.storeStats();
+		if (minutes?.openMoved) minutes.storeOpen();
 	}
 
 	/**

@@ -43,7 +43,9 @@ const CHECKED_KEY = "layoutChecked";
 const LIFE_KEY = "life";
 /**
  * `StoredStats`: written with every mark (same commit), again when the call that wrote
- * the mark ends (its own counts), and before a stats read is answered if counts moved.
+ * the mark ends (its own counts), a second after a call that left them unstored (one
+ * write for all calls of that second), before the minute alarm reports them, and
+ * before a stats read is answered if counts moved.
  */
 const STATS_KEY = "stats";
 /**
@@ -84,6 +86,11 @@ export function storedLayoutOf(storage: DurableObjectStorage) {
 		stored: storedLayout(kv.get<string>(LAYOUT_KEY)),
 		checked: kv.get<string>(CHECKED_KEY),
 	};
+}
+
+/** The counts as last stored (a read, for a life that has not begun): undefined before any. */
+export function storedCounters(storage: DurableObjectStorage): SnowflakeCounters | undefined {
+	return storage.kv.get<StoredStats>(STATS_KEY)?.counters;
 }
 
 /**

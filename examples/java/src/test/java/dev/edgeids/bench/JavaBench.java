@@ -3,6 +3,8 @@ package dev.edgeids.bench;
 import dev.edgeids.EdgeIds;
 import dev.edgeids.LeasedSnowflakeGenerator;
 import dev.edgeids.SequenceBuffer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,7 +16,9 @@ import java.util.function.LongSupplier;
  * {@link LeafStyleSnowflake}, {@code SequenceBuffer.next()} against
  * {@link LeafStyleSegmentBuffer} over the same service and sequence, each on 1 and 8
  * threads, in alternating rounds so a busy machine weighs on both alike. Prints one
- * JSON line per round: {@code {"case":"snowflake","threads":1,"variant":"edge-ids","perSecond":…}}.
+ * JSON line per round: {@code {"case":"snowflake","threads":1,"variant":"edge-ids","perSecond":…,
+ * "perCpuSecond":…}}, the second counting only the time the threads were on a core (what
+ * a machine shared with other work cannot take away).
  *
  * <pre>
  *   java -cp CLASSES dev.edgeids.bench.JavaBench URL SEQUENCE ROUNDS SECONDS
@@ -58,11 +62,14 @@ public final class JavaBench {
             throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         long[] counts = new long[threads];
+        long[] cpuNanos = new long[threads];
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         boolean[] disorder = new boolean[threads];
         List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int slot = t;
             Thread thread = new Thread(() -> {
+                long cpuStart = cpu.getCurrentThreadCpuTime();
                 long last = Long.MIN_VALUE;
                 long n = 0;
                 while (!stop.get()) {
@@ -74,6 +81,7 @@ public final class JavaBench {
                     n += 256;
                 }
                 counts[slot] = n;
+                cpuNanos[slot] = cpu.getCurrentThreadCpuTime() - cpuStart;
             });
             running.add(thread);
         }
@@ -84,14 +92,17 @@ public final class JavaBench {
         for (Thread thread : running) thread.join();
         double elapsed = (System.nanoTime() - start) / 1e9;
         long total = 0;
+        long onCpu = 0;
         boolean ordered = true;
         for (int t = 0; t < threads; t++) {
             total += counts[t];
+            onCpu += cpuNanos[t];
             ordered &= !disorder[t];
         }
         if (!ordered) throw new IllegalStateException(variant + " " + what + ": a thread's values did not increase");
         if (variant.equals("warm-up")) return;
         System.out.println("{\"case\":\"" + what + "\",\"threads\":" + threads + ",\"variant\":\"" + variant
-                + "\",\"perSecond\":" + Math.round(total / elapsed) + "}");
+                + "\",\"perSecond\":" + Math.round(total / elapsed) + ",\"perCpuSecond\":"
+                + Math.round(total / (onCpu / 1e9)) + "}");
     }
 }

@@ -24,7 +24,7 @@ import { startBundledService } from "../lib/miniflare-service";
 interface Line {
 	case: "snowflake" | "sequence";
 	threads: number;
-	variant: "edge-ids" | "leaf-style";
+	variant: "edge-ids" | "edge-ids-unaged" | "leaf-style";
 	perSecond: number;
 	/** Per second of the threads' own CPU time: what the code does when it has a core. */
 	perCpuSecond: number;
@@ -94,6 +94,13 @@ try {
 			console.log(
 				`${"".padEnd(34)} per CPU-second: ${m(median(oursCpu))} (range ${range(oursCpu)}); Leaf-style ${m(median(theirsCpu))} (range ${range(theirsCpu)}); ${(median(oursCpu) / median(theirsCpu)).toFixed(3)}×`,
 			);
+			if (kind === "sequence") {
+				const unaged = of("edge-ids-unaged");
+				const unagedCpu = of("edge-ids-unaged", "perCpuSecond");
+				console.log(
+					`${"  noMaxAge()".padEnd(34)} ${threads} thread${threads > 1 ? "s" : " "}: median ${m(median(unaged))} (range ${range(unaged)}), ${(median(unaged) / median(theirs)).toFixed(3)}× Leaf-style; per CPU-second ${m(median(unagedCpu))}, ${(median(unagedCpu) / median(theirsCpu)).toFixed(3)}×`,
+				);
+			}
 		}
 	}
 } finally {

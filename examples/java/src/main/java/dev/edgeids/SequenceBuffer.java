@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *     {@code maxWait} (then {@code overloaded}, retryable), and a reserve older than that
  *     is given up (cancelled), so a hung one never blocks the buffer;
  * <li>a range is used for at most {@code maxAge} after its reserve began: a number
- *     handed out that long after another one is from a range reserved later;
+ *     handed out that long after another one is from a range reserved later (one clock
+ *     read per number; {@code noMaxAge()} drops the bound and the read, as Leaf has none);
  * <li>a range that arrives at or below what the buffer already held is dropped;
  * <li>the step follows the measured rate: {@code rate × targetRefill}, in [minStep, maxStep];
  * <li>{@link #close} drops what is held, cancels the reserve in flight and waits for its
@@ -69,6 +70,7 @@ public final class SequenceBuffer implements AutoCloseable {
     private final int maxStep;
     private final long targetRefillMs;
     private final long maxAgeNanos;
+    private final boolean aged; // false: no age bound, no clock read per number
     private final long maxWaitNanos;
     private final double refillBelow;
     private volatile HeldRange current;
@@ -96,8 +98,9 @@ public final class SequenceBuffer implements AutoCloseable {
         if (b.minStep < 1 || b.maxStep < b.minStep) {
             throw new IllegalArgumentException("steps must satisfy 1 <= minStep <= maxStep; got " + b.minStep + ", " + b.maxStep);
         }
-        long targetRefill = b.targetRefill != null ? b.targetRefill.toMillis() : Math.min(10_000, b.maxAge.toMillis());
-        if (targetRefill < 1 || targetRefill > b.maxAge.toMillis()) {
+        long maxAgeMs = b.maxAge != null ? b.maxAge.toMillis() : Long.MAX_VALUE;
+        long targetRefill = b.targetRefill != null ? b.targetRefill.toMillis() : Math.min(10_000, maxAgeMs);
+        if (targetRefill < 1 || targetRefill > maxAgeMs) {
             throw new IllegalArgumentException("targetRefill must be in [1 ms, maxAge]; got " + targetRefill + " ms");
         }
         if (!(b.refillBelow > 0 && b.refillBelow <= 1)) {
@@ -108,7 +111,8 @@ public final class SequenceBuffer implements AutoCloseable {
         this.minStep = b.minStep;
         this.maxStep = b.maxStep;
         this.targetRefillMs = targetRefill;
-        this.maxAgeNanos = b.maxAge.toNanos();
+        this.aged = b.maxAge != null;
+        this.maxAgeNanos = aged ? b.maxAge.toNanos() : Long.MAX_VALUE;
         this.maxWaitNanos = b.maxWait.toNanos();
         this.refillBelow = b.refillBelow;
         this.step = minStep;
@@ -143,7 +147,15 @@ public final class SequenceBuffer implements AutoCloseable {
         /** How long a range should last at the measured rate (default min(10 s, maxAge)). */
         public Builder targetRefill(Duration targetRefill) { this.targetRefill = targetRefill; return this; }
         /** A range is used for at most this long after its reserve began (default 60 s). */
-        public Builder maxAge(Duration maxAge) { this.maxAge = maxAge; return this; }
+        public Builder maxAge(Duration maxAge) {
+            if (maxAge == null || maxAge.isNegative() || maxAge.isZero()) {
+                throw new IllegalArgumentException("maxAge must be a positive duration; got " + maxAge);
+            }
+            this.maxAge = maxAge;
+            return this;
+        }
+        /** No age bound: a range is used until it runs out, as Leaf's segments are (no clock read per number). */
+        public Builder noMaxAge() { this.maxAge = null; return this; }
         /** Longest a {@code next()} waits for a range, and the age at which a reserve is given up (default 5 s). */
         public Builder maxWait(Duration maxWait) { this.maxWait = maxWait; return this; }
         /** Reserve the next range once less than this fraction of a step is left (default 0.5). */
@@ -167,7 +179,7 @@ public final class SequenceBuffer implements AutoCloseable {
         HeldRange range = current;
         if (range != null) {
             long n = range.next.getAndIncrement();
-            if (n <= range.last && System.nanoTime() - range.fetchedFromNanos < maxAgeNanos) {
+            if (n <= range.last && (!aged || System.nanoTime() - range.fetchedFromNanos < maxAgeNanos)) {
                 if (n == range.refillAt) refillAhead();
                 return n;
             }

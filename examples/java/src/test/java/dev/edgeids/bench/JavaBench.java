@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * The Java client against Leaf-style yardsticks in one JVM, for scripts/bench/java.ts
  * ({@code npm run bench:java}): {@code LeasedSnowflakeGenerator.nextId()} against
  * {@link LeafStyleSnowflake}, {@code SequenceBuffer.next()} against
- * {@link LeafStyleSegmentBuffer} over the same service and sequence, each on 1 and 8
+ * {@link LeafStyleSegmentBuffer} over the same service and sequence (and the buffer
+ * without its age bound, {@code noMaxAge()}, as Leaf has none), each on 1 and 8
  * threads, in alternating rounds so a busy machine weighs on both alike. Prints one
  * JSON line per round: {@code {"case":"snowflake","threads":1,"variant":"edge-ids","perSecond":…,
  * "perCpuSecond":…}}, the second counting only the time the threads were on a core (what
@@ -32,6 +33,7 @@ public final class JavaBench {
         double seconds = Double.parseDouble(args[3]);
         try (LeasedSnowflakeGenerator leased = LeasedSnowflakeGenerator.builder(ids).holder("bench").build();
                 SequenceBuffer buffer = SequenceBuffer.builder(ids, sequence).build();
+                SequenceBuffer unaged = SequenceBuffer.builder(ids, sequence).noMaxAge().build();
                 LeafStyleSegmentBuffer segments = new LeafStyleSegmentBuffer(ids, sequence, 1000, 100_000)) {
             LeafStyleSnowflake leaf = new LeafStyleSnowflake(5);
             leased.start();
@@ -40,6 +42,7 @@ public final class JavaBench {
                 measure("snowflake", threads, "warm-up", leaf::get, 0.5);
                 measure("sequence", threads, "warm-up", buffer::next, 0.5);
                 measure("sequence", threads, "warm-up", segments::get, 0.5);
+                measure("sequence", threads, "warm-up", unaged::next, 0.5);
                 for (int round = 0; round < rounds; round++) {
                     // Alternating the order each round: neither always runs first.
                     boolean ours = round % 2 == 0;
@@ -51,6 +54,7 @@ public final class JavaBench {
                         if (ours) measure("sequence", threads, "edge-ids", buffer::next, seconds);
                         else measure("sequence", threads, "leaf-style", segments::get, seconds);
                     }
+                    measure("sequence", threads, "edge-ids-unaged", unaged::next, seconds);
                 }
             }
         }

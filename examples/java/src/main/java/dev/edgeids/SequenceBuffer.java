@@ -254,6 +254,8 @@ public final class SequenceBuffer implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     throw new EdgeIdsException("aborted", "interrupted while waiting for a range", 0, 0, e);
                 }
+                // Past its wait, a call is overloaded, whatever the reserve it waited for did meanwhile.
+                if (System.nanoTime() - began >= maxWaitNanos) continue;
                 if (failedFlight == waitingFor && current == null && spare == null && failure != null) throw failure;
             }
         }
@@ -300,7 +302,8 @@ public final class SequenceBuffer implements AutoCloseable {
         NumberRange range = null;
         EdgeIdsException failed = null;
         try {
-            range = ids.reserve(name, size, Duration.ofNanos(maxWaitNanos));
+            // Its own bound is past the buffer's: a hung reserve is given up at maxWait (overloaded), not timed out.
+            range = ids.reserve(name, size, Duration.ofNanos(2 * maxWaitNanos));
         } catch (EdgeIdsException e) {
             failed = e;
         } catch (RuntimeException e) {
@@ -308,11 +311,14 @@ public final class SequenceBuffer implements AutoCloseable {
         }
         synchronized (lock) {
             threads.remove(Thread.currentThread());
-            if (flight == Thread.currentThread()) flight = null;
+            boolean givenUp = flight != Thread.currentThread();
+            if (!givenUp) flight = null;
             if (failed != null) {
                 failedFetches++;
-                failure = failed;
-                failedFlight = number;
+                if (!givenUp) { // a reserve given up failed by its cancellation: no answer of the service's
+                    failure = failed;
+                    failedFlight = number;
+                }
             } else {
                 accept(range, startedNanos);
             }

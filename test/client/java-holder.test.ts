@@ -119,7 +119,9 @@ describe.skipIf(missing)("the Java holder under stress", { timeout: 30_000 }, ()
 			{ spanMs: 1000, renew: () => "hang" },
 			{ seconds: 1.6, threads: 4, maxWait: 0.2 },
 		);
-		expectExpiredWithinWait(run);
+		// 200 ms of slack, not the Python run's 100: four calling threads, the renewal thread and
+		// the JIT's on 2 shared cores; a full suite beside it once took a call to 335 ms.
+		expectExpiredWithinWait(run, 200);
 		expect(run.stats.threads).toBe(0);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * One version everywhere, a step of `npm run check` (after the bundle is built): the
  * package's (package.json), the lockfile's, the newest release heading of
- * CHANGELOG.md (`## 0.2.0 — 2026-12-01`), and what the built Worker says: `info.version`
+ * CHANGELOG.md (`## 0.2.0 — 2026-12-01`), the Java client's (`EdgeIds.VERSION` and
+ * examples/java/pom.xml), and what the built Worker says: `info.version`
  * of GET /openapi.json, and GET /health's `version` should it ever carry one. So a
  * release cut (RELEASING.md) cannot be left half done. Release headings must also
  * run from newest to oldest, with dates that have come.
@@ -30,6 +31,19 @@ for (const [where, found] of [
 	['package-lock.json packages[""]', lock.packages[""]?.version],
 ] as const) {
 	if (found !== version) problems.push(`${where}: version ${found}, package.json ${version}`);
+}
+
+const javaVersion = /String VERSION = "([^"]*)"/.exec(
+	read("examples/java/src/main/java/dev/edgeids/EdgeIds.java"),
+)?.[1];
+if (javaVersion !== version) {
+	problems.push(`examples/java EdgeIds.VERSION: ${javaVersion}, package.json ${version}`);
+}
+const pomVersion = /<artifactId>edge-ids-client<\/artifactId>\s*<version>([^<]*)<\/version>/.exec(
+	read("examples/java/pom.xml"),
+)?.[1];
+if (pomVersion !== version) {
+	problems.push(`examples/java/pom.xml: version ${pomVersion}, package.json ${version}`);
 }
 
 const releases = [...read("CHANGELOG.md").matchAll(RELEASE_HEADING)].map(([, v, date]) => ({
@@ -77,7 +91,7 @@ if (problems.length > 0) {
 	process.exit(1);
 }
 console.log(
-	`versions: ${version} in package.json, the lockfile, CHANGELOG.md and the built Worker`,
+	`versions: ${version} in package.json, the lockfile, CHANGELOG.md, the Java client and the built Worker`,
 );
 
 /** Negative when `a` is an older version than `b` (a prerelease is older than its release). */

@@ -1,7 +1,8 @@
 /**
  * Lease holder processes for the chaos run: slots, each running one holder
- * command at a time (the TypeScript one, scripts/load/lease-holder.ts, or the Python
- * one, examples/python-holder/holder.py), its output piped straight into the
+ * command at a time (the TypeScript one, scripts/load/lease-holder.ts, the Python
+ * one, examples/python-holder/holder.py, or the Java client's, dev.edgeids.HolderCommand
+ * compiled by scripts/lib/java-build.ts), its output piped straight into the
  * ledger (scripts/load/holder-ledger.ts) as it is written. Each process starts
  * with its wall clock an hour off (ahead or behind) and steps it back at SIGUSR2.
  * The fleet SIGKILLs a holder (and starts a new one in its slot), SIGSTOPs one
@@ -9,19 +10,21 @@
  * releases its lease) and collects their summaries.
  *
  *   const fleet = new HolderFleet(ledger, { url, token, ... }, random);
- *   fleet.startAll(16, 8);
+ *   fleet.startAll(16, 5, 5);
  *   await fleet.kill(fleet.pick());
  *   await fleet.stopAll();
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
+import { JAVA_FLAGS } from "../lib/java-build";
 import type { HolderLedger, HolderOutput } from "./holder-ledger";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const HOUR_MS = 3_600_000;
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-export type HolderLanguage = "typescript" | "python";
+export type HolderLanguage = "typescript" | "python" | "java";
+const PREFIX: Record<HolderLanguage, string> = { typescript: "ts", python: "py", java: "java" };
 
 /** What every holder command is given. */
 export interface HolderSettings {
@@ -37,6 +40,8 @@ export interface HolderSettings {
 	clockStepMs: number;
 	/** A holder ends by itself after this long (ms), should this process die without stopping it. */
 	lifetimeMs: number;
+	/** The Java client's compiled classes (buildJava()), where Java holders run. */
+	javaClasses?: string | undefined;
 }
 
 export interface FleetCounts {
@@ -138,10 +143,11 @@ export class HolderFleet {
 		private readonly random: () => number,
 	) {}
 
-	/** `count` slots, the first `python` of them running the Python holder. */
-	startAll(count: number, python: number): void {
+	/** `count` slots: the first `python` of them run the Python holder, the next `java` the Java one. */
+	startAll(count: number, python: number, java = 0): void {
 		for (let slot = 0; slot < count; slot++) {
-			this.slots[slot] = this.spawn(slot, slot < python ? "python" : "typescript");
+			const language = slot < python ? "python" : slot < python + java ? "java" : "typescript";
+			this.slots[slot] = this.spawn(slot, language);
 		}
 	}
 
@@ -208,7 +214,7 @@ export class HolderFleet {
 
 	private spawn(slot: number, language: HolderLanguage): HolderProcess {
 		const { url, token, batch, batchGapMs, maxWaitMs, clockStepMs, lifetimeMs } = this.settings;
-		const name = `${language === "python" ? "py" : "ts"}-${slot}.${this.processes.length}`;
+		const name = `${PREFIX[language]}-${slot}.${this.processes.length}`;
 		// An hour ahead or behind, and a minute either way on top.
 		const offsetMs = Math.round(
 			(this.random() < 0.5 ? -HOUR_MS : HOUR_MS) + (this.random() - 0.5) * 120_000,
@@ -232,31 +238,36 @@ export class HolderFleet {
 			"--seconds",
 			String(Math.max(1, (lifetimeMs - (performance.now() - this.startedAt)) / 1_000)),
 		];
+		const java = ["-cp", this.settings.javaClasses ?? "", "dev.edgeids.HolderCommand"];
 		const child =
-			language === "python"
-				? spawn(
-						"python3",
-						[
-							"-B", // no __pycache__ written beside the example
-							join(REPO, "examples/python-holder/holder.py"),
-							...flags,
-							"--max-wait",
-							String(maxWaitMs / 1_000),
-						],
-						{ stdio: ["ignore", "pipe", "pipe"] },
-					)
-				: spawn(
-						process.execPath,
-						[
-							"--import",
-							"tsx",
-							join(REPO, "scripts/load/lease-holder.ts"),
-							...flags,
-							"--max-wait",
-							String(maxWaitMs),
-						],
-						{ cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
-					);
+			language === "java"
+				? spawn("java", [...JAVA_FLAGS, ...java, ...flags, "--max-wait", String(maxWaitMs)], {
+						stdio: ["ignore", "pipe", "pipe"],
+					})
+				: language === "python"
+					? spawn(
+							"python3",
+							[
+								"-B", // no __pycache__ written beside the example
+								join(REPO, "examples/python-holder/holder.py"),
+								...flags,
+								"--max-wait",
+								String(maxWaitMs / 1_000),
+							],
+							{ stdio: ["ignore", "pipe", "pipe"] },
+						)
+					: spawn(
+							process.execPath,
+							[
+								"--import",
+								"tsx",
+								join(REPO, "scripts/load/lease-holder.ts"),
+								...flags,
+								"--max-wait",
+								String(maxWaitMs),
+							],
+							{ cwd: REPO, stdio: ["ignore", "pipe", "pipe"] },
+						);
 		const holder = new HolderProcess(name, language, child, this.ledger.open(name), offsetMs);
 		this.counts.started++;
 		this.processes.push(holder);

@@ -1,5 +1,6 @@
 /** The lease chaos run's command line: flags, defaults, bounds and `--help`. */
 import { parseArgs } from "node:util";
+import { javaMissing } from "../lib/java-build";
 import { intOption, UsageError } from "./options";
 
 export const HELP = `usage: npm run test:leases -- [options]
@@ -7,7 +8,8 @@ export const HELP = `usage: npm run test:leases -- [options]
   --ids N              run until N IDs are checked instead (chaos spread over them); at most 10^13
   --min-ids N          fail below N IDs checked (default: 5,000,000, or --ids)
   --holders N          holder processes running at once (default 16, at least 2)
-  --python N           of which run the Python holder (default: half)
+  --python N           of which run the Python holder (default: a third; half without Java)
+  --java N             of which run the Java client's holder (default: a third; 0 without javac 17+)
   --worker-ids N       worker IDs lent (LEASE_WORKER_IDS, from 900; default: holders - 4, so some wait)
   --span-ms MS         LEASE_SPAN_MS (default 2500: pauses outlive spans and grace)
   --grace-ms MS        LEASE_GRACE_MS (default 500)
@@ -39,6 +41,7 @@ export interface LeaseChaosOptions {
 	minIds: number;
 	holders: number;
 	python: number;
+	java: number;
 	workerIds: number;
 	spanMs: number;
 	graceMs: number;
@@ -80,6 +83,7 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 			"min-ids": { type: "string" },
 			holders: { type: "string", default: "16" },
 			python: { type: "string" },
+			java: { type: "string" },
 			"worker-ids": { type: "string" },
 			"span-ms": { type: "string", default: "2500" },
 			"grace-ms": { type: "string", default: "500" },
@@ -108,12 +112,28 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 	const targetIds = values.ids === undefined ? undefined : intOption("ids", values.ids, 1, 1e13);
 	const holders = intOption("holders", values.holders, 2, 64);
 	const spanMs = intOption("span-ms", values["span-ms"], 1_000, 60_000);
+	const noJava = javaMissing();
+	const java = intOption(
+		"java",
+		values.java ?? String(noJava ? 0 : Math.floor(holders / 3)),
+		0,
+		holders,
+	);
+	if (java > 0 && noJava) throw new UsageError(`--java ${java}: ${noJava}`);
+	const pythonShare = java > 0 ? holders / 3 : holders / 2;
+	const python = intOption(
+		"python",
+		values.python ?? String(Math.floor(pythonShare)),
+		0,
+		holders - java,
+	);
 	return {
 		durationS: intOption("duration", values.duration ?? (targetIds ? "3600" : "75"), 10, 24 * 3600),
 		targetIds,
 		minIds: intOption("min-ids", values["min-ids"] ?? String(targetIds ?? 5_000_000), 0, 1e13),
 		holders,
-		python: intOption("python", values.python ?? String(Math.floor(holders / 2)), 0, holders),
+		python,
+		java,
 		workerIds: intOption(
 			"worker-ids",
 			values["worker-ids"] ?? String(Math.max(1, holders - 4)),

@@ -155,7 +155,7 @@ export function printLeaseChaosReport(result: LeaseChaosResult, opts: LeaseChaos
 		`  overlapping spans        ${n(ledger.overlappingSpans)} (of ${n(ledger.leases)} leases of ${n(ledger.workerIds)} worker IDs)`,
 		`  malformed lines          ${n(ledger.malformed)} (plus ${n(ledger.torn)} cut short by a SIGKILL)`,
 		`  re-leases                ${n(ledger.reLeases)} (a worker ID leased again, to this or another holder)`,
-		`  holders killed           ${n(fleet.kills)} (SIGKILL, restarted; ${n(fleet.started)} processes in all, ${opts.python} of ${opts.holders} slots Python)`,
+		`  holders killed           ${n(fleet.kills)} (SIGKILL, restarted; ${n(fleet.started)} processes in all, ${opts.python} Python and ${opts.java} Java of ${opts.holders} slots)`,
 		`  holders paused           ${n(fleet.pauses)} (SIGSTOP for 2-5 spans of ${opts.spanMs} ms; ${n(fleet.pausesTakenOver)} woke with their worker ID leased to another holder)`,
 		`  wall clocks              ${n(ledger.wallClockMinMs)} to ${n(ledger.wallClockMaxMs)} ms from the service's; ${n(fleet.clockSteps)} steps back of ${n(opts.clockStepMs)} ms sent, ${n(ledger.wallClockStepsBack)} seen at a grant`,
 		`  server killed            ${result.serverKills} (SIGKILL of wrangler dev; restarts ${result.restartMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ") || "-"})`,

@@ -1,5 +1,5 @@
 /**
- * The lease chaos run: lease holder processes in two languages against a real
+ * The lease chaos run: lease holder processes in three languages against a real
  * `wrangler dev` that lends a few worker IDs, under everything that can go wrong
  * around a lease, with every ID they issue checked.
  *
@@ -10,8 +10,9 @@
  *     --clock-steps 40 --server-kills 3               a billion IDs (docs/RELIABILITY.md)
  *   npm run test:leases -- --help
  *
- * Holders (scripts/load/lease-holder.ts and examples/python-holder/holder.py, half
- * each) issue IDs in batches on their in-process fast path and write them as runs;
+ * Holders (scripts/load/lease-holder.ts, examples/python-holder/holder.py and the
+ * Java client's dev.edgeids.HolderCommand, a third each; without javac 17+ TypeScript
+ * and Python, half each) issue IDs in batches on their in-process fast path and write them as runs;
  * there are more holders than worker IDs (LEASE_WORKER_IDS), so some wait and
  * worker IDs pass from holder to holder. Spans are short (LEASE_SPAN_MS 2.5 s), so
  * that the chaos outlives them. Spread over the run (by time, or by IDs checked):
@@ -43,6 +44,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
+import { buildJava } from "../lib/java-build";
 import { stopOnSignals, stopReported, WranglerDev } from "../lib/wrangler-dev";
 import { type AnswerProxy, startAnswerProxy } from "./answer-proxy";
 import { HolderLedger } from "./holder-ledger";
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
 		? `${opts.targetIds.toLocaleString("en-US")} IDs (within ${opts.durationS} s)`
 		: `${opts.durationS} s`;
 	console.log(
-		`lease chaos: ${what}, ${opts.holders} holders (${opts.python} Python) over ${opts.workerIds} worker IDs, spans of ${opts.spanMs} ms (grace ${opts.graceMs}); ${opts.kills} kills, ${opts.pauses} pauses, ${opts.clockSteps} clock steps, ${opts.serverKills} server kills, ${opts.objectClockSteps} object clock steps, ${opts.dropRate * 100} % answers dropped, ${opts.lateRate * 100} % late, ${opts.hangRate * 100} % of renewals hung; seed ${opts.seed}`,
+		`lease chaos: ${what}, ${opts.holders} holders (${opts.python} Python, ${opts.java} Java) over ${opts.workerIds} worker IDs, spans of ${opts.spanMs} ms (grace ${opts.graceMs}); ${opts.kills} kills, ${opts.pauses} pauses, ${opts.clockSteps} clock steps, ${opts.serverKills} server kills, ${opts.objectClockSteps} object clock steps, ${opts.dropRate * 100} % answers dropped, ${opts.lateRate * 100} % late, ${opts.hangRate * 100} % of renewals hung; seed ${opts.seed}`,
 	);
 	const startMs = await dev.start();
 	up = true;
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
 			maxWaitMs: 2_000,
 			clockStepMs: opts.clockStepMs,
 			lifetimeMs: allowedMs,
+			javaClasses: opts.java > 0 ? buildJava() : undefined,
 		},
 		random,
 	);
@@ -143,7 +146,7 @@ async function main(): Promise<void> {
 	troubles = new HolderTroubles(holders, ledger, { spanMs: opts.spanMs, maxWaitMs: 2_000 });
 	let objectClockSteps = 0;
 	const started = performance.now();
-	holders.startAll(opts.holders, opts.python);
+	holders.startAll(opts.holders, opts.python, opts.java);
 
 	const progress = () => {
 		const byTime = (performance.now() - started) / (opts.durationS * 1000);

@@ -10,33 +10,29 @@
  * stepped service clock, Retry-After, copies made by fork, malformed answers and
  * failing callbacks in the renewal thread, and calls waiting at a span's end.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeLeaseScript } from "./fake-lease-service";
 import {
-	type FakeLeaseScript,
-	type SeenRequest,
-	startFakeLeaseService,
-} from "./fake-lease-service";
+	expectExpiredWithinWait,
+	expectHungRenewalsAbandoned,
+	expectIncreasing,
+	expectLeaseIdInBodiesOnly,
+	expectReanchored,
+	expectRenewalPace,
+	expectRetryAfterKept,
+	failed,
+	gaps,
+	outageOfTwoThirds,
+	type Run,
+	refusedTwice,
+	routes,
+	runHolderProcess,
+} from "./holder-runs";
 
 const DRIVER = resolve(__dirname, "python-holder-driver.py");
 const MODULE_DIR = resolve(__dirname, "../../examples/python-holder");
-
-interface Call {
-	t: number;
-	ms: number;
-	ids?: string[];
-	code?: string;
-	message?: string;
-	retryAfter?: number | null;
-}
-
-interface Run {
-	calls: Call[];
-	stats: Record<string, number>;
-	requests: SeenRequest[];
-	leaseIds: string[];
-}
 
 if (spawnSync("python3", ["--version"]).status !== 0) {
 	throw new Error(
@@ -45,54 +41,16 @@ if (spawnSync("python3", ["--version"]).status !== 0) {
 }
 
 /** Runs the driver in `config` against a fake service scripted by `script`; resolves when it exits. */
-async function runHolder(script: FakeLeaseScript, config: Record<string, unknown>): Promise<Run> {
-	const service = await startFakeLeaseService(script);
-	try {
-		// -W: Python 3.12+ warns about fork() in a process with threads, which the fork tests do on purpose
-		const child = spawn("python3", [
-			"-B",
-			"-W",
-			"ignore::DeprecationWarning",
-			DRIVER,
-			MODULE_DIR,
-			JSON.stringify({ url: service.url, ...config }),
-		]);
-		let out = "";
-		let err = "";
-		child.stdout.on("data", (chunk) => {
-			out += chunk;
-		});
-		child.stderr.on("data", (chunk) => {
-			err += chunk;
-		});
-		const status = await new Promise<number | null>((done) => child.on("close", done));
-		expect(err, "the driver's stderr").toBe("");
-		expect(status).toBe(0);
-		const lines = out
-			.trim()
-			.split("\n")
-			.map((line) => JSON.parse(line));
-		const stats = lines.find((line) => line.stats)?.stats;
-		expect(stats, "the driver's last line").toBeDefined();
-		const calls = lines.filter((line) => !line.stats) as Call[];
-		return { calls, stats, requests: [...service.requests], leaseIds: [...service.leaseIds] };
-	} finally {
-		await service.close();
-	}
-}
-
-const routes = (run: Run, route: SeenRequest["route"]) =>
-	run.requests.filter((request) => request.route === route);
-const failed = (calls: Call[]) => calls.filter((call) => call.code !== undefined);
-
-/** The times between consecutive `times`. */
-const gaps = (times: number[]) => times.slice(1).map((time, i) => time - (times[i] ?? Number.NaN));
-
-/** Every ID of every call, in call order (one thread), strictly increasing. */
-function expectIncreasing(calls: Call[]) {
-	const ids = calls.flatMap((call) => call.ids ?? []).map(BigInt);
-	expect(ids.length).toBeGreaterThan(0);
-	expect(ids).toEqual([...new Set(ids)].sort((a, b) => (a < b ? -1 : 1)));
+function runHolder(script: FakeLeaseScript, config: Record<string, unknown>): Promise<Run> {
+	// -W: Python 3.12+ warns about fork() in a process with threads, which the fork tests do on purpose
+	return runHolderProcess(script, "python3", (url) => [
+		"-B",
+		"-W",
+		"ignore::DeprecationWarning",
+		DRIVER,
+		MODULE_DIR,
+		JSON.stringify({ url, ...config }),
+	]);
 }
 
 describe("the Python holder's life on a 1.5 s span", { timeout: 10_000 }, () => {
@@ -101,37 +59,12 @@ describe("the Python holder's life on a 1.5 s span", { timeout: 10_000 }, () => 
 		life = await runHolder({ spanMs: 1500 }, { mode: "issue", seconds: 1.25 });
 	}, 10_000);
 
-	it("renews a third of a span after each grant, never right after the acquire", async () => {
-		const run = life;
-		const [acquire, ...more] = routes(run, "acquire");
-		expect(more).toEqual([]);
-		const [first, second] = gaps(
-			[acquire, ...routes(run, "renew")].map((request) => request?.t ?? 0),
-		);
-		expect(routes(run, "renew")).toHaveLength(2);
-		expect(first).toBeGreaterThan(450);
-		expect(first).toBeLessThan(750);
-		expect(second).toBeGreaterThan(450);
-		expect(failed(run.calls)).toEqual([]);
-		expectIncreasing(run.calls);
+	it("renews a third of a span after each grant, never right after the acquire", () => {
+		expectRenewalPace(life);
 	});
 
-	it("sends the lease ID in JSON bodies only: POST …/renew and POST …/release", async () => {
-		const run = life;
-		const [leaseId] = run.leaseIds;
-		const sent = run.requests.map(({ method, url, body }) => ({
-			method,
-			url,
-			body: JSON.parse(body),
-		}));
-		const named = { method: "POST", body: { leaseId } };
-		expect(sent).toEqual([
-			{ method: "POST", url: "/leases", body: { holder: "driver" } },
-			{ ...named, url: "/leases/900/renew" },
-			{ ...named, url: "/leases/900/renew" },
-			{ ...named, url: "/leases/900/release" },
-		]);
-		for (const request of run.requests) expect(request.url).not.toContain(leaseId);
+	it("sends the lease ID in JSON bodies only: POST …/renew and POST …/release", () => {
+		expectLeaseIdInBodiesOnly(life);
 	});
 });
 
@@ -142,26 +75,14 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 			{ spanMs: 1500, renew: (n) => (n < 3 ? "hang" : "grant") },
 			{ mode: "issue", seconds: 1.7 },
 		);
-		expect(failed(run.calls)).toEqual([]);
-		const starts = routes(run, "renew").map((request) => request.t);
-		expect(starts.length).toBeGreaterThanOrEqual(5);
-		// each hung attempt ends at its deadline (150 ms) and the next starts at once
-		for (const gap of gaps(starts).slice(0, 3)) {
-			expect(gap).toBeGreaterThan(100);
-			expect(gap).toBeLessThan(300);
-		}
-		expect(run.stats.renewals_failed).toBe(3);
-		expectIncreasing(run.calls);
+		expectHungRenewalsAbandoned(run);
 	});
 
 	it("rides out an outage of two thirds of the span from just after a renewal", async () => {
-		const spanMs = 1500;
-		const outage = (n: number, seen: SeenRequest[]) => {
-			const first = seen.find((request) => request.route === "renew");
-			const now = seen.at(-1)?.t ?? 0;
-			return n > 0 && first && now - first.t < (spanMs * 2) / 3 ? "hang" : "grant";
-		};
-		const run = await runHolder({ spanMs, renew: outage }, { mode: "issue", seconds: 2.1 });
+		const run = await runHolder(
+			{ spanMs: 1500, renew: outageOfTwoThirds(1500) },
+			{ mode: "issue", seconds: 2.1 },
+		);
 		expect(failed(run.calls)).toEqual([]);
 		expect(run.stats.renewals_failed).toBeGreaterThanOrEqual(3);
 		expectIncreasing(run.calls);
@@ -173,44 +94,16 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 			{ spanMs: 1000, renew: (n) => (n === 0 ? { stepMs: 2500 } : "grant") },
 			{ mode: "issue", seconds: 4.4 },
 		);
-		expectIncreasing(run.calls);
-		// Issuing again once the clock passed the ticks issued on the stepped reading (~3.2 s).
-		const late = run.calls.filter((call) => call.t > 3600);
-		expect(late.length).toBeGreaterThan(10);
-		expect(failed(late)).toEqual([]);
-		// Meanwhile calls waited for the clock (overloaded), and renewals kept their pace.
-		expect(new Set(failed(run.calls).map((call) => call.code))).toEqual(new Set(["overloaded"]));
-		expect(routes(run, "renew").length).toBeLessThanOrEqual(4.4 * 3 + 1);
+		expectReanchored(run, 1);
 	});
 
 	it("waits a refused acquire's Retry-After: calls meanwhile fail at once and send nothing", async () => {
-		const refusals: FakeLeaseScript["acquire"] = (n) =>
-			n === 0
-				? { status: 409, code: "no_free_worker_id", retryAfter: 1 }
-				: n === 1
-					? { status: 503, code: "unavailable", retryAfter: 1 }
-					: "grant";
 		const run = await runHolder(
-			{ spanMs: 1500, acquire: refusals },
+			{ spanMs: 1500, acquire: refusedTwice },
 			// max_wait 2 s: a refusal must not wait it out
 			{ mode: "issue", seconds: 2.4, interval: 0.05, maxWait: 2 },
 		);
-		const acquires = routes(run, "acquire").map((request) => request.t);
-		expect(acquires).toHaveLength(3);
-		for (const gap of gaps(acquires)) {
-			expect(gap).toBeGreaterThanOrEqual(990);
-			expect(gap).toBeLessThan(1400); // the first call after it, on a busy machine
-		}
-		const waiting = run.calls.filter((call) => call.code !== undefined);
-		expect(waiting.length).toBeGreaterThan(20);
-		for (const call of waiting) {
-			expect(["no_free_worker_id", "unavailable"]).toContain(call.code);
-			expect(call.retryAfter).toBeGreaterThan(0);
-			expect(call.retryAfter).toBeLessThanOrEqual(1);
-			expect(call.ms).toBeLessThan(500);
-		}
-		expect(waiting.some((call) => /in 0\.\d s/.test(call.message ?? ""))).toBe(true);
-		expect(run.calls.at(-1)?.ids).toHaveLength(1);
+		expectRetryAfterKept(run, failed(run.calls));
 	});
 
 	it.each(["os", "libc"])(
@@ -261,11 +154,6 @@ describe.concurrent("the Python holder under stress", { timeout: 15_000 }, () =>
 			{ spanMs: 1000, renew: () => "hang" },
 			{ mode: "issue", seconds: 1.6, threads: 4, maxWait: 0.2 },
 		);
-		const waited = failed(run.calls);
-		expect(waited.length).toBeGreaterThanOrEqual(8);
-		for (const call of waited) {
-			expect(call.code).toBe("lease_expired");
-			expect(call.ms).toBeLessThan(200 + 100); // max_wait plus scheduling slack
-		}
+		expectExpiredWithinWait(run);
 	});
 });

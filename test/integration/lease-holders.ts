@@ -1,7 +1,8 @@
 /**
- * Lease holders of two languages against one running service, as processes: the
- * Python holder (examples/python-holder/holder.py) and the TypeScript one
- * (scripts/load/lease-holder.ts), one frozen (SIGSTOP) past its span and grace so that
+ * Lease holders of three languages against one running service, as processes: the
+ * Python holder (examples/python-holder/holder.py), the TypeScript one
+ * (scripts/load/lease-holder.ts) and the Java one (dev.edgeids.HolderCommand over the
+ * Java client, where javac 17+ is found: scripts/lib/java-build.ts), one frozen (SIGSTOP) past its span and grace so that
  * another holder takes its worker ID, one Python holder forking a child that holds
  * a copy of its lease, each with its wall clock an hour ahead or behind. Every ID
  * they issue is checked in one ledger (scripts/load/holder-ledger.ts).
@@ -10,6 +11,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { buildJava, JAVA_FLAGS } from "../../scripts/lib/java-build";
 import { HolderLedger } from "../../scripts/load/holder-ledger";
 
 const REPO = resolve(import.meta.dirname, "../..");
@@ -36,7 +38,7 @@ function requirePython(): void {
 function startHolder(
 	dir: string,
 	name: string,
-	language: "python" | "typescript",
+	language: "python" | "typescript" | "java",
 	url: string,
 	token: string,
 	extra: string[],
@@ -44,16 +46,19 @@ function startHolder(
 	if (language === "python") requirePython();
 	const out = join(dir, `${name}.txt`);
 	const flags = ["--url", url, "--token", token, "--holder", name, "--out", out, ...extra];
+	const java = ["-cp", language === "java" ? buildJava() : "", "dev.edgeids.HolderCommand"];
 	const child =
 		language === "python"
 			? spawn("python3", ["-B", join(REPO, "examples/python-holder/holder.py"), ...flags])
-			: spawn(
-					process.execPath,
-					["--import", "tsx", join(REPO, "scripts/load/lease-holder.ts"), ...flags],
-					{
-						cwd: REPO,
-					},
-				);
+			: language === "java"
+				? spawn("java", [...JAVA_FLAGS, ...java, ...flags])
+				: spawn(
+						process.execPath,
+						["--import", "tsx", join(REPO, "scripts/load/lease-holder.ts"), ...flags],
+						{
+							cwd: REPO,
+						},
+					);
 	let stderr = "";
 	child.stderr?.on("data", (chunk) => {
 		stderr += String(chunk);
@@ -87,10 +92,16 @@ async function issuing(holder: Holder, timeoutMs = 20_000): Promise<void> {
 }
 
 /**
- * Runs the holders against `url` (LEASE_WORKER_IDS of four worker IDs, spans of
- * `spanMs` and a grace of `graceMs`), and answers the ledger and the summaries.
+ * Runs the holders against `url` (LEASE_WORKER_IDS of four worker IDs, or five with
+ * `withJava`; spans of `spanMs` and a grace of `graceMs`), and answers the ledger and the summaries.
  */
-export async function runHolders(url: string, token: string, spanMs: number, graceMs: number) {
+export async function runHolders(
+	url: string,
+	token: string,
+	spanMs: number,
+	graceMs: number,
+	withJava: boolean,
+) {
 	const dir = mkdtempSync(join(tmpdir(), "edge-ids-holders-"));
 	try {
 		const seconds = String((6 * spanMs) / 1_000);
@@ -111,7 +122,15 @@ export async function runHolders(url: string, token: string, spanMs: number, gra
 			"20000",
 		]);
 		const node = startHolder(dir, "ts", "typescript", url, token, [behind, "--seconds", seconds]);
-		await Promise.all([issuing(frozen), issuing(forking), issuing(node)]);
+		const jvm = withJava
+			? [startHolder(dir, "java", "java", url, token, [ahead, "--seconds", seconds])]
+			: [];
+		await Promise.all([
+			issuing(frozen),
+			issuing(forking),
+			issuing(node),
+			...jvm.map((h) => issuing(h)),
+		]);
 		// Frozen past its span and grace: its worker ID is free for the holder started now.
 		frozen.process.kill("SIGSTOP");
 		const taker = startHolder(dir, "ts-taker", "typescript", url, token, [
@@ -122,7 +141,7 @@ export async function runHolders(url: string, token: string, spanMs: number, gra
 		await issuing(taker);
 		await sleep(spanMs + graceMs);
 		frozen.process.kill("SIGCONT");
-		const holders = [frozen, forking, node, taker];
+		const holders = [frozen, forking, node, taker, ...jvm];
 		const codes = await Promise.all(holders.map((h) => h.exited));
 		await sleep(200); // the forked child ends with its parent's deadline
 		const ledger = new HolderLedger();

@@ -31,6 +31,8 @@ import urllib.error
 import urllib.request
 import weakref
 
+__version__ = "0.2.0"  # edge-ids' version: npm run check holds it to package.json's
+
 DEFAULT_MAX_WAIT = 2.0  # seconds a call waits at a span's end for a renewal
 BORROW_MS = 5  # how far an issued tick may lead the service's clock (its MAX_BORROW_MS)
 MIN_SPAN_MS = 1000  # the shortest LEASE_SPAN_MS the service grants

@@ -2,7 +2,7 @@
  * One version everywhere, a step of `npm run check` (after the bundle is built): the
  * package's (package.json), the lockfile's, the newest release heading of
  * CHANGELOG.md (`## 0.2.0 — 2026-12-01`), the Java client's (`EdgeIds.VERSION` and
- * examples/java/pom.xml), and what the built Worker says: `info.version`
+ * examples/java/pom.xml), the Python holder's (`__version__`), and what the built Worker says: `info.version`
  * of GET /openapi.json, and GET /health's `version` should it ever carry one. So a
  * release cut (RELEASING.md) cannot be left half done. Release headings must also
  * run from newest to oldest, with dates that have come.
@@ -33,17 +33,22 @@ for (const [where, found] of [
 	if (found !== version) problems.push(`${where}: version ${found}, package.json ${version}`);
 }
 
-const javaVersion = /String VERSION = "([^"]*)"/.exec(
-	read("examples/java/src/main/java/dev/edgeids/EdgeIds.java"),
-)?.[1];
-if (javaVersion !== version) {
-	problems.push(`examples/java EdgeIds.VERSION: ${javaVersion}, package.json ${version}`);
-}
-const pomVersion = /<artifactId>edge-ids-client<\/artifactId>\s*<version>([^<]*)<\/version>/.exec(
-	read("examples/java/pom.xml"),
-)?.[1];
-if (pomVersion !== version) {
-	problems.push(`examples/java/pom.xml: version ${pomVersion}, package.json ${version}`);
+// The clients beside the package carry its version too.
+for (const [path, pattern, what] of [
+	[
+		"examples/java/src/main/java/dev/edgeids/EdgeIds.java",
+		/String VERSION = "([^"]*)"/,
+		"EdgeIds.VERSION",
+	],
+	[
+		"examples/java/pom.xml",
+		/<artifactId>edge-ids-client<\/artifactId>\s*<version>([^<]*)<\/version>/,
+		"version",
+	],
+	["examples/python-holder/edge_ids_leases.py", /^__version__ = "([^"]*)"$/m, "__version__"],
+] as const) {
+	const found = pattern.exec(read(path))?.[1];
+	if (found !== version) problems.push(`${path}: ${what} ${found}, package.json ${version}`);
 }
 
 const releases = [...read("CHANGELOG.md").matchAll(RELEASE_HEADING)].map(([, v, date]) => ({
@@ -91,7 +96,7 @@ if (problems.length > 0) {
 	process.exit(1);
 }
 console.log(
-	`versions: ${version} in package.json, the lockfile, CHANGELOG.md, the Java client and the built Worker`,
+	`versions: ${version} in package.json, the lockfile, CHANGELOG.md, the Java and Python clients and the built Worker`,
 );
 
 /** Negative when `a` is an older version than `b` (a prerelease is older than its release). */

@@ -26,6 +26,7 @@ interface __BaseEnv_Env {
 	CORS_ORIGINS: string;
 	REQUEST_LOG: string;
 	RATE_LIMIT_PERIOD: string;
+	METRICS_SEQUENCES: string;
 	SNOWFLAKE: DurableObjectNamespace<import("./src/index").SnowflakeWorker>;
 	SEQUENCES: DurableObjectNamespace<import("./src/index").SequenceObject>;
 	CATALOG: DurableObjectNamespace<import("./src/index").FleetCatalog>;
@@ -42,7 +43,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "SNOWFLAKE_EPOCH" | "SNOWFLAKE_TIME_BITS" | "SNOWFLAKE_WORKER_BITS" | "SNOWFLAKE_SEQUENCE_BITS" | "SNOWFLAKE_TIME_UNIT_MS" | "MAX_BATCH" | "MAX_CLOCK_BACKWARD_MS" | "LEASE_MS" | "MAX_BORROW_MS" | "MAX_WAIT_MS" | "AUTO_WORKER_IDS" | "WORKER_IDS" | "AUTO_REGIONS" | "LEASE_WORKER_IDS" | "LEASE_SPAN_MS" | "LEASE_GRACE_MS" | "LEASE_ACQUIRE_LIMIT" | "POOL_MAX_AGE_MS" | "POOL_MAX_SIZE" | "MAX_BLOCK_COUNT" | "CORS_ORIGINS" | "REQUEST_LOG" | "RATE_LIMIT_PERIOD">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "SNOWFLAKE_EPOCH" | "SNOWFLAKE_TIME_BITS" | "SNOWFLAKE_WORKER_BITS" | "SNOWFLAKE_SEQUENCE_BITS" | "SNOWFLAKE_TIME_UNIT_MS" | "MAX_BATCH" | "MAX_CLOCK_BACKWARD_MS" | "LEASE_MS" | "MAX_BORROW_MS" | "MAX_WAIT_MS" | "AUTO_WORKER_IDS" | "WORKER_IDS" | "AUTO_REGIONS" | "LEASE_WORKER_IDS" | "LEASE_SPAN_MS" | "LEASE_GRACE_MS" | "LEASE_ACQUIRE_LIMIT" | "POOL_MAX_AGE_MS" | "POOL_MAX_SIZE" | "MAX_BLOCK_COUNT" | "CORS_ORIGINS" | "REQUEST_LOG" | "RATE_LIMIT_PERIOD" | "METRICS_SEQUENCES">> {}
 }
 declare module "*.txt" {
 	const value: string;

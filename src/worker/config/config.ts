@@ -71,7 +71,12 @@ export interface Config {
 	requestLog: boolean;
 	/** The RATE_LIMITER binding's period, sent as `Retry-After` (it cannot be read at runtime). */
 	rateLimitPeriod: 10 | 60;
+	/** Sequences with series in `/metrics`: the most active of the last hour (0: none). */
+	metricsSequences: number;
 }
+
+/** Sequences with series in `/metrics` when METRICS_SEQUENCES is unset. */
+export const DEFAULT_METRICS_SEQUENCES = 100;
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
 const DEFAULT_MAX_BORROW_MS = 5;
@@ -269,6 +274,8 @@ export function parseConfig(vars: ConfigVars): Config {
 		...problems.read(() => tokenVars(vars), { apiToken: undefined, apiTokenNext: undefined }),
 		requestLog: problems.read(() => switchVar("REQUEST_LOG", vars.REQUEST_LOG, true), true),
 		rateLimitPeriod: problems.read(() => rateLimitPeriodVar(vars), 10),
+		// Prometheus warns against a series per tenant: 100 sequences are ~400 series.
+		metricsSequences: integer("METRICS_SEQUENCES", DEFAULT_METRICS_SEQUENCES, 0, 1_000),
 	};
 	const error = problems.error();
 	if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");

@@ -112,6 +112,7 @@ const VAR_NAMES = [
 	"API_TOKEN_NEXT",
 	"REQUEST_LOG",
 	"RATE_LIMIT_PERIOD",
+	"METRICS_SEQUENCES",
 ] as const;
 export type VarName = (typeof VAR_NAMES)[number];
 /** The vars as wrangler hands them over: strings, or JSON values when unquoted (./vars.ts). */

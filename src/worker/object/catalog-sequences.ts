@@ -1,12 +1,13 @@
 /**
  * The fleet catalog's table of named sequences (./fleet-catalog.ts is the object): a
  * row per sequence created, written by the create (once; again is a no-op) and by
- * its object's report at most once a minute (its counts). `GET /sequences` pages
- * through the names, `GET /stats` and `/metrics` read the counts: one query each.
+ * its object's report at most once a minute (its counts). The directory holds the
+ * names (`GET /sequences` pages through them), each shard its sequences' counts
+ * (`GET /stats` pages through them; its summary for `/metrics` reads the busiest).
  *
  *   const table = new SequenceTable(ctx.storage.sql);
  *   table.register("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" }, now);
- *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: 41, … }, now);
+ *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: "41", … }, now);
  *   table.page(null, 100); // { names: ["orders"], more: false }
  */
 import type { SequenceCounts, SequenceSettings } from "../../wire/operations";
@@ -18,12 +19,16 @@ export type SequenceReport = Omit<SequenceCounts, "reportedAtMs">;
 const TABLE = "named_sequences";
 const SCHEMA = `CREATE TABLE IF NOT EXISTS ${TABLE} (name TEXT PRIMARY KEY, settings TEXT NOT NULL, created_at_ms INTEGER NOT NULL, next TEXT, issued INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0, last_issued_at_ms INTEGER, period TEXT, reported_at_ms INTEGER) WITHOUT ROWID`;
 
+/** `issued` as text: exact above 2^53. */
+const COLUMNS =
+	"name, settings, created_at_ms, next, CAST(issued AS TEXT) AS issued, requests, last_issued_at_ms, period, reported_at_ms";
+
 type Row = {
 	name: string;
 	settings: string;
 	created_at_ms: number;
 	next: string | null;
-	issued: number;
+	issued: string;
 	requests: number;
 	last_issued_at_ms: number | null;
 	period: string | null;
@@ -35,14 +40,25 @@ export class SequenceTable {
 		sql.exec(SCHEMA);
 	}
 
-	/** A sequence created (or found by a create again): its row, unless it is there already. */
-	register(name: string, settings: SequenceSettings, createdAtMs: number): void {
-		this.sql.exec(
+	/** A sequence created (or found by a create again): its row, unless it is there already (then false). */
+	register(name: string, settings: SequenceSettings, createdAtMs: number): boolean {
+		const { rowsWritten } = this.sql.exec(
 			`INSERT INTO ${TABLE} (name, settings, created_at_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`,
 			name,
 			JSON.stringify(settings),
 			createdAtMs,
 		);
+		return rowsWritten > 0;
+	}
+
+	/** Whether the name has a row. */
+	has(name: string): boolean {
+		return this.sql.exec(`SELECT 1 FROM ${TABLE} WHERE name = ?`, name).toArray().length > 0;
+	}
+
+	/** Every name, in name order (the directory's sizes are rebuilt from them once). */
+	*names(): Iterable<string> {
+		for (const row of this.sql.exec<{ name: string }>(`SELECT name FROM ${TABLE}`)) yield row.name;
 	}
 
 	/** A sequence's counts as its object last stored them; its row is made if the create's write was lost. */
@@ -64,12 +80,17 @@ export class SequenceTable {
 		);
 	}
 
-	/** Up to `limit` names after `after`, in name order, and whether more follow. */
-	page(after: string | null, limit: number): { names: string[]; more: boolean } {
+	/**
+	 * Up to `limit` names after `after` (and starting with `prefix`, if given), in name
+	 * order, and whether more follow. Names use only `-.0-9A-Z_a-z`, all below "{".
+	 */
+	page(after: string | null, limit: number, prefix = ""): { names: string[]; more: boolean } {
 		const names = this.sql
 			.exec<{ name: string }>(
-				`SELECT name FROM ${TABLE} WHERE name > ? ORDER BY name LIMIT ?`,
+				`SELECT name FROM ${TABLE} WHERE name > ? AND name >= ? AND name < ? ORDER BY name LIMIT ?`,
 				after ?? "",
+				prefix,
+				`${prefix}{`,
 				limit + 1,
 			)
 			.toArray()
@@ -77,21 +98,57 @@ export class SequenceTable {
 		return { names: names.slice(0, limit), more: names.length > limit };
 	}
 
-	/** Every sequence with its counts, in name order. */
-	all(): SequenceCounts[] {
+	/** Up to `limit` sequences with their counts after `after`, in name order. */
+	countsAfter(after: string | null, limit: number): SequenceCounts[] {
 		return this.sql
-			.exec<Row>(`SELECT * FROM ${TABLE} ORDER BY name`)
+			.exec<Row>(
+				`SELECT ${COLUMNS} FROM ${TABLE} WHERE name > ? ORDER BY name LIMIT ?`,
+				after ?? "",
+				limit,
+			)
 			.toArray()
-			.map((row) => ({
-				name: row.name,
-				settings: JSON.parse(row.settings) as SequenceSettings,
-				createdAtMs: row.created_at_ms,
-				next: row.next,
-				issued: row.issued,
-				requests: row.requests,
-				lastIssuedAtMs: row.last_issued_at_ms,
-				period: row.period,
-				reportedAtMs: row.reported_at_ms,
-			}));
+			.map(countsOf);
 	}
+
+	/** Up to `limit` sequences that issued since `sinceMs`, the most calls first (then by name). */
+	busiest(sinceMs: number, limit: number): SequenceCounts[] {
+		if (limit <= 0) return [];
+		return this.sql
+			.exec<Row>(
+				`SELECT ${COLUMNS} FROM ${TABLE} WHERE last_issued_at_ms >= ? ORDER BY requests DESC, name LIMIT ?`,
+				sinceMs,
+				limit,
+			)
+			.toArray()
+			.map(countsOf);
+	}
+
+	/** How many sequences, their numbers issued (exact, decimal text) and their calls. */
+	totals(): { sequences: number; issued: string; requests: number } {
+		let issued = 0n;
+		let requests = 0;
+		let sequences = 0;
+		for (const row of this.sql.exec<{ issued: string; requests: number }>(
+			`SELECT CAST(issued AS TEXT) AS issued, requests FROM ${TABLE}`,
+		)) {
+			issued += BigInt(row.issued);
+			requests += row.requests;
+			sequences++;
+		}
+		return { sequences, issued: `${issued}`, requests };
+	}
+}
+
+function countsOf(row: Row): SequenceCounts {
+	return {
+		name: row.name,
+		settings: JSON.parse(row.settings) as SequenceSettings,
+		createdAtMs: row.created_at_ms,
+		next: row.next,
+		issued: row.issued,
+		requests: row.requests,
+		lastIssuedAtMs: row.last_issued_at_ms,
+		period: row.period,
+		reportedAtMs: row.reported_at_ms,
+	};
 }

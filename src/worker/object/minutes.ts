@@ -7,7 +7,7 @@
  * minutes and the next alarm (one transaction). Refusals of a minute not yet stored
  * are lost with the instance; its other counts come back with the mark's.
  *
- *   const minutes = new WorkerIdMinutes(ctx.storage, history, generator.stats(), now);
+ *   const minutes = new WorkerIdMinutes(ctx.storage, history, generator.stats(), now, 7);
  *   minutes.enter(generator.stats());              // before each call
  *   const report = minutes.close(workerId, generator.stats(), keeper.status(), storage);
  */
@@ -16,7 +16,7 @@ import { type MinuteCounts, MinuteTally, type OpenMinute } from "../../ids/minut
 import type { SnowflakeStats } from "../../ids/snowflake/generator";
 import type { WorkerIdReport } from "./catalog-tables";
 import type { ObjectHistory } from "./history";
-import { untilMinuteAlarm } from "./minute-alarm";
+import { untilMinuteAlarm, workerIdReportOffset } from "./minute-alarm";
 
 /**
  * The open minute and the counters it began at (`OpenMinute`), written with its alarm
@@ -37,6 +37,8 @@ export class WorkerIdMinutes {
 		private readonly history: ObjectHistory,
 		counters: SnowflakeStats,
 		private readonly now: () => number,
+		/** Its alarm's offset in the minute comes from it. */
+		private readonly workerId: number,
 	) {
 		this.tally = new MinuteTally(counters, storage.kv.get<OpenMinute>(OPEN_MINUTE_KEY));
 	}
@@ -113,8 +115,11 @@ export class WorkerIdMinutes {
 		if (this.alarmSet) return;
 		const now = this.now();
 		if (!Number.isFinite(now)) return;
-		// Scheduled on the platform's clock; the minute is the minute clock's.
-		void this.storage.setAlarm(Date.now() + untilMinuteAlarm(now));
+		// Scheduled on the platform's clock; the minute is the minute clock's. At the worker
+		// ID's own offset in the minute: reports spread over it (./minute-alarm.ts).
+		void this.storage.setAlarm(
+			Date.now() + untilMinuteAlarm(now, workerIdReportOffset(this.workerId)),
+		);
 		this.alarmSet = true;
 	}
 }

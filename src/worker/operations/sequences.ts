@@ -28,7 +28,7 @@ import type {
 } from "../../wire";
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
-import { askCatalog } from "../object/catalog-calls";
+import { askCatalog, directoryStub, shardStub } from "../object/catalog-calls";
 import type {
 	CreateResult,
 	HistoryResult,
@@ -76,9 +76,10 @@ export function advanceInput(input: { name: string; to: number | string }): Sequ
 
 /**
  * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
- * Either success records the name in the fleet catalog before answering (again is a
- * no-op): a create whose catalog write failed answers 503, and its retry, finding the
- * sequence, writes it (and the object's first report, within a minute, would too).
+ * Either success records the name in the catalog's directory and its shard before
+ * answering (again is a no-op): a create whose catalog write failed answers 503, and
+ * its retry, finding the sequence, writes it (and the object's first report, within two
+ * minutes, would too: a shard that hears of a name first by a report lists it).
  */
 export async function createSequence(
 	env: Env,
@@ -89,9 +90,20 @@ export async function createSequence(
 		stub.create(name, settingsView(settings)),
 	);
 	const createdAtMs = Date.parse(status.created);
-	await askCatalog(env, (catalog) =>
-		catalog.registerSequence(name, { ...status.settings }, createdAtMs),
-	);
+	// The directory lists the name; its shard holds its counts (the first report would
+	// make that row too). Neither takes the other's writes: a create never queues behind
+	// reports, which go to the shards only.
+	const listed = { ...status.settings };
+	await Promise.all([
+		askCatalog(
+			() => directoryStub(env),
+			(directory) => directory.registerSequence(name, listed, createdAtMs),
+		),
+		askCatalog(
+			() => shardStub(env, name),
+			(shard) => shard.addSequence(name, listed, createdAtMs),
+		),
+	]);
 	return { created, status };
 }
 
@@ -170,14 +182,15 @@ export async function sequenceHistory(
 	return { name, minutes, history: result.minutes, serverNowMs: nowMs };
 }
 
-/** A page of the names created, in name order, from the fleet catalog; `cursor` is null on the last page. */
+/** A page of the names created (starting with `prefix`, if given), in name order, from the catalog's directory; `cursor` is null on the last page. */
 export async function listSequences(
 	env: Env,
-	input: { limit?: number; cursor?: string },
+	input: { limit?: number; cursor?: string; prefix?: string },
 ): Promise<SequenceList> {
 	const limit = input.limit ?? DEFAULT_LIST_LIMIT;
-	const { names, more } = await askCatalog(env, (catalog) =>
-		catalog.sequenceNames(input.cursor ?? null, limit),
+	const { names, more } = await askCatalog(
+		() => directoryStub(env),
+		(directory) => directory.sequenceNames(input.cursor ?? null, limit, input.prefix ?? ""),
 	);
 	return { type: "sequence-list", names, cursor: more ? (names.at(-1) ?? null) : null };
 }

@@ -8,8 +8,9 @@ import type { FleetLeases, FleetStats, SequenceHistory, StatsHistory } from "../
 import { ApiError, api, errorBox } from "./api";
 import { byId, el, relative } from "./dom";
 import { minuteChart, SEQUENCE_CHART } from "./monitor-charts";
+import { setUpNameSearch, setUpPager } from "./monitor-controls";
 import { busiest, chartColumns, count, timeLeft } from "./monitor-data";
-import { StatsPager, setUpNameSearch, setUpPager } from "./monitor-pages";
+import { StatsPager } from "./monitor-pages";
 import { setUpTokenPanel } from "./token-panel";
 
 const REFRESH_MS = 15_000;

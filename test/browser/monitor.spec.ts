@@ -95,7 +95,9 @@ test.describe("open service", () => {
 		const found = region(page, "Sequences").getByRole("button", { name: sequence, exact: true });
 		await found.click();
 		await expect(page.getByLabel("Sequence", { exact: true })).toHaveValue(sequence);
-		await expect(page.getByRole("navigation", { name: "Pages of worker IDs and sequences" })).toContainText("Page 1");
+		await expect(
+			page.getByRole("navigation", { name: "Pages of worker IDs and sequences" }),
+		).toContainText("Page 1");
 		await page.getByRole("radio", { name: "Last day" }).check();
 		await expect(page.getByRole("status")).toContainText("Updated");
 

@@ -7,12 +7,11 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { ROW_SETTINGS, reportedRow } from "../../scripts/load/fleet-scale-worker/reported-row";
 import { directoryStub, shardStub } from "../../src/worker/object/catalog-calls";
 import type { FleetCatalog } from "../../src/worker/object/fleet-catalog";
 import { shardOf } from "../../src/worker/object/minute-alarm";
 import { summarizeShardOf } from "./fleet-helpers";
-
-const SETTINGS = { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" };
 
 /** The name of row `i` under `label`. */
 export const rowName = (label: string, i: number) => `${label}-${String(i).padStart(5, "0")}`;
@@ -22,7 +21,7 @@ export async function writeSequences(label: string, from: number, to: number): P
 	const now = Date.now();
 	const names = Array.from({ length: to - from }, (_, k) => rowName(label, from + k));
 	await runInDurableObject(directoryStub(env), async (directory: FleetCatalog) => {
-		for (const name of names) await directory.registerSequence(name, SETTINGS, now);
+		for (const name of names) await directory.registerSequence(name, ROW_SETTINGS, now);
 	});
 	const byShard = new Map<number, string[]>();
 	for (const name of names)
@@ -32,18 +31,10 @@ export async function writeSequences(label: string, from: number, to: number): P
 		if (first === undefined) continue;
 		await runInDurableObject(shardStub(env, first), async (shard: FleetCatalog) => {
 			for (const name of inShard) {
-				await shard.addSequence(name, SETTINGS, now);
-				const issued = Number(name.slice(label.length + 1)) + 1;
-				await shard.reportSequence({
-					name,
-					settings: SETTINGS,
-					createdAtMs: now,
-					next: String(issued + 1),
-					issued: String(issued),
-					requests: issued,
-					lastIssuedAtMs: now,
-					period: null,
-				});
+				await shard.addSequence(name, ROW_SETTINGS, now);
+				await shard.reportSequence(
+					reportedRow(name, Number(name.slice(label.length + 1)) + 1, now),
+				);
 			}
 		});
 		await summarizeShardOf(first);

@@ -13,15 +13,14 @@ import { directoryStub, shardStubAt } from "../../../src/worker/object/catalog-c
 import type { SequenceReport } from "../../../src/worker/object/catalog-sequences";
 import { FleetCatalog as ServiceCatalog } from "../../../src/worker/object/fleet-catalog";
 import { shardOf } from "../../../src/worker/object/minute-alarm";
+import { ROW_SETTINGS, reportedRow } from "./reported-row";
 
 export { IdService, SequenceObject, SnowflakeWorker } from "../../../src/index";
-
-const SETTINGS = { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" };
 
 /** The catalog with the load run's bulk writes (each one call, in the object). */
 export class FleetCatalog extends ServiceCatalog {
 	async loadNames(names: string[], createdAtMs: number): Promise<void> {
-		for (const name of names) await this.registerSequence(name, SETTINGS, createdAtMs);
+		for (const name of names) await this.registerSequence(name, ROW_SETTINGS, createdAtMs);
 	}
 
 	async loadReports(reports: SequenceReport[]): Promise<void> {
@@ -48,16 +47,7 @@ async function load(env: Env, url: URL): Promise<Response> {
 	for (const [k, name] of names.entries()) {
 		const issued = ((from + k) % 1000) + 1;
 		const reports = byShard.get(shardOf(name)) ?? [];
-		reports.push({
-			name,
-			settings: SETTINGS,
-			createdAtMs: now,
-			next: String(issued + 1),
-			issued: String(issued),
-			requests: issued,
-			lastIssuedAtMs: now,
-			period: null,
-		});
+		reports.push(reportedRow(name, issued, now));
 		byShard.set(shardOf(name), reports);
 	}
 	await Promise.all(

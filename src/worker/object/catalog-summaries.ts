@@ -26,10 +26,29 @@ export interface ShardSummary {
 const SUMMARY_SCHEMA =
 	"CREATE TABLE IF NOT EXISTS shard_summaries (shard INTEGER PRIMARY KEY, sequences INTEGER NOT NULL, issued TEXT NOT NULL, requests INTEGER NOT NULL, busiest TEXT NOT NULL, summarized_at_ms INTEGER NOT NULL)";
 
+/**
+ * A table made on its first use, not with its object: a shard or the directory never
+ * makes the root's table, nor the root the directory's.
+ */
+class LazyTable {
+	private made = false;
+
+	constructor(
+		private readonly storage: SqlStorage,
+		private readonly schema: string,
+	) {}
+
+	protected get sql(): SqlStorage {
+		if (!this.made) this.storage.exec(this.schema);
+		this.made = true;
+		return this.storage;
+	}
+}
+
 /** The root's copy of each shard's last summary. */
-export class ShardSummaries {
-	constructor(private readonly sql: SqlStorage) {
-		sql.exec(SUMMARY_SCHEMA);
+export class ShardSummaries extends LazyTable {
+	constructor(sql: SqlStorage) {
+		super(sql, SUMMARY_SCHEMA);
 	}
 
 	store(shard: number, summary: ShardSummary, nowMs: number): void {
@@ -75,9 +94,9 @@ const SIZES_SCHEMA =
 	"CREATE TABLE IF NOT EXISTS shard_sizes (shard INTEGER PRIMARY KEY, names INTEGER NOT NULL)";
 
 /** The directory's count of the names in each shard, bumped by each new name. */
-export class ShardSizes {
-	constructor(private readonly sql: SqlStorage) {
-		sql.exec(SIZES_SCHEMA);
+export class ShardSizes extends LazyTable {
+	constructor(sql: SqlStorage) {
+		super(sql, SIZES_SCHEMA);
 	}
 
 	added(shard: number): void {

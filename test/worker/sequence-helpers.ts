@@ -63,7 +63,8 @@ export function sequenceStub(name: string) {
  * the test says (runDurableObjectAlarm), however close to a minute's end the test runs.
  */
 export async function atMinuteStart(name: string): Promise<FrozenClock> {
-	const clock = new FrozenClock(Date.now() - (Date.now() % 60_000));
+	const now = Date.now(); // read once: two readings may straddle a millisecond
+	const clock = new FrozenClock(now - (now % 60_000));
 	await runInDurableObject(sequenceStub(name), (instance: SequenceObject) => {
 		instance.clock = clock;
 	});

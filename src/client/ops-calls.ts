@@ -4,9 +4,16 @@
  * `statsHistory`. Each is one request; all are safe to retry.
  *
  *   const { leases } = await client.leases();
+ *   const { workerIds, sequences, totals, cursor } = await client.fleetStats({ limit: 100 });
  *   const { history } = await client.statsHistory({ workerId: 7, minutes: 60 });
  */
-import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "../wire";
+import type {
+	FleetLeases,
+	FleetStats,
+	FleetStatsOptions,
+	StatsHistory,
+	StatsHistoryOptions,
+} from "../wire";
 import type { CallOptions, Query } from "./call-options";
 import { workerSegment } from "./path-segments";
 
@@ -19,9 +26,12 @@ export function opsCalls(get: Get) {
 		async leases(call?: CallOptions) {
 			return get<FleetLeases>("/leases", {}, call);
 		},
-		/** Every worker ID that has issued and every sequence, with counts, and the layout's end (`GET /stats`). */
-		async fleetStats(call?: CallOptions) {
-			return get<FleetStats>("/stats", {}, call);
+		/**
+		 * A page of the worker IDs that have issued, then of the sequences, with counts, the
+		 * fleet's totals and the layout's end (`GET /stats`); pass the answer's `cursor` for the next.
+		 */
+		async fleetStats({ limit, cursor }: FleetStatsOptions = {}, call?: CallOptions) {
+			return get<FleetStats>("/stats", { limit, cursor }, call);
 		},
 		/** Per-minute counts of a worker ID, or of the fleet without one, for the last 1-1440 minutes (default 60). */
 		async statsHistory({ workerId, minutes }: StatsHistoryOptions = {}, call?: CallOptions) {

@@ -48,15 +48,15 @@ export function timeLeft(toMs: number, nowMs: number): string {
 }
 
 /** The row that issued the most (a chart's default: a worker ID, a sequence), or undefined. */
-export function busiest<T extends { issued: number }>(rows: readonly T[]): T | undefined {
+export function busiest<T extends { issued: number | string }>(rows: readonly T[]): T | undefined {
 	let best: T | undefined;
-	for (const row of rows) if (!best || row.issued > best.issued) best = row;
+	for (const row of rows) if (!best || BigInt(row.issued) > BigInt(best.issued)) best = row;
 	return best;
 }
 
-/** A count for people: 1,234,567. */
-export function count(n: number): string {
-	return n.toLocaleString("en-US");
+/** A count for people, exact at any size (a sequence's come as decimal text): 1,234,567. */
+export function count(n: number | string): string {
+	return BigInt(n).toLocaleString("en-US");
 }
 
 /** Decimal digits for people, grouped by thousands ("1234567" → "1,234,567"), any length (a sequence's next may pass 2^53). */

@@ -11,10 +11,14 @@ import type { FleetLeases, FleetStats, RegionsInfo, SequenceHistory, StatsHistor
 import { ApiError, api, errorBox } from "./api";
 import { byId, el, relative } from "./dom";
 import { minuteChart, SEQUENCE_CHART } from "./monitor-charts";
+import { setUpNameSearch, setUpPager } from "./monitor-controls";
 import { autoRoute, busiest, chartColumns, count, groupDigits, timeLeft } from "./monitor-data";
+import { StatsPager } from "./monitor-pages";
 import { setUpTokenPanel } from "./token-panel";
 
 const REFRESH_MS = 15_000;
+/** Rows (worker IDs, then sequences) a page of the tables shows. */
+const PAGE_ROWS = 50;
 
 const status = byId("refresh-status");
 const problems = byId("problems");
@@ -33,6 +37,8 @@ let chosenSequence: string | undefined;
 let running = 0;
 /** The deployment as `GET /regions` describes it, once read. */
 let deployment: RegionsInfo | undefined;
+const pager = new StatsPager(PAGE_ROWS);
+const pageShown = setUpPager(pager, () => refresh());
 
 const minutes = () => Number(windowRadios.value);
 
@@ -75,10 +81,13 @@ function table(caption: string, headings: string[], rows: HTMLTableRowElement[])
 }
 
 function showFleet(stats: FleetStats): void {
-	const { layout, serverNowMs: now } = stats;
+	const { layout, serverNowMs: now, totals } = stats;
 	byId("layout-end").textContent =
 		`${layout.exhaustsAt.slice(0, 10)} (${layout.yearsLeft} years left)`;
 	const isAuto = deployment ? autoRoute(deployment) : () => false;
+	byId("fleet-totals").textContent =
+		`${count(totals.workerIds)} worker IDs have issued ${count(totals.issued)} IDs; ` +
+		`${count(totals.sequences)} sequences have issued ${count(totals.sequencesIssued)} numbers.`;
 	const rows = stats.workerIds.map((w) =>
 		el("tr", null, [
 			el("th", { scope: "row" }, [
@@ -98,7 +107,10 @@ function showFleet(stats: FleetStats): void {
 		rows.length === 0
 			? el("p", {
 					class: "subtle",
-					text: "No worker ID has reported yet: counts arrive within a minute of the first IDs.",
+					text:
+						pager.page > 1
+							? "No worker IDs on this page."
+							: "No worker ID has reported yet: counts arrive within two minutes of the first IDs.",
 				})
 			: table(
 					"Worker IDs that have issued",
@@ -120,7 +132,12 @@ function showFleet(stats: FleetStats): void {
 	);
 	byId("sequences-table").replaceChildren(
 		sequenceRows.length === 0
-			? el("p", { class: "subtle", text: "No named sequences." })
+			? el("p", {
+					class: "subtle",
+					text: pager.hasNext
+						? "Sequences follow on the next page."
+						: "No named sequences on this page.",
+				})
 			: table(
 					"Named sequences",
 					["Name", "Next", "Issued", "Requests", "Last issued", "Period", "Created"],
@@ -129,9 +146,6 @@ function showFleet(stats: FleetStats): void {
 	);
 	chosenWorker ??= busiest(stats.workerIds)?.workerId;
 	if (chosenWorker !== undefined && !workerInput.value) workerInput.value = String(chosenWorker);
-	byId("sequence-names").replaceChildren(
-		...stats.sequences.map((s) => el("option", { value: s.name })),
-	);
 	chosenSequence ??= busiest(stats.sequences)?.name;
 	if (chosenSequence !== undefined && !sequenceInput.value) sequenceInput.value = chosenSequence;
 }
@@ -187,11 +201,12 @@ async function refresh(): Promise<void> {
 	try {
 		deployment ??= await api<RegionsInfo>("/regions");
 		const [stats, leases, fleet] = await Promise.all([
-			api<FleetStats>("/stats"),
+			api<FleetStats>(pager.path()),
 			leasesOrOff(),
 			api<StatsHistory>(`/stats/history?minutes=${window}`),
 		]);
 		if (run !== running) return;
+		pageShown(stats);
 		showFleet(stats);
 		showLeases(leases);
 		fleetChart.update(chartColumns(fleet.history, window, fleet.serverNowMs));
@@ -236,5 +251,9 @@ pauseButton.addEventListener("click", () => {
 setInterval(() => {
 	if (!paused && document.visibilityState === "visible") refresh();
 }, REFRESH_MS);
+setUpNameSearch(sequenceInput, byId("sequence-names"), (name) => {
+	sequenceInput.value = name;
+	refresh();
+});
 setUpTokenPanel({ tokenSet: refresh, tokenForgotten: refresh });
 refresh();

@@ -16,7 +16,13 @@ import type { SnowflakeFormat } from "../ids/snowflake/base32";
 import type { SnowflakeBlock } from "../ids/snowflake/blocks";
 import type { SnowflakeStats } from "../ids/snowflake/generator";
 import type { SnowflakeLayout } from "../ids/snowflake/layout";
-import type { FleetLeases, FleetStats, StatsHistory, StatsHistoryOptions } from "./operations";
+import type {
+	FleetLeases,
+	FleetStats,
+	FleetStatsOptions,
+	StatsHistory,
+	StatsHistoryOptions,
+} from "./operations";
 import type { SequenceRpc } from "./sequences";
 
 export type * from "./operations";
@@ -338,8 +344,8 @@ export interface IdServiceRpc extends LeaseRpc, SequenceRpc {
 	stats(workerId: number): Promise<SnowflakeStatsInfo>;
 	/** Every leased worker ID held or in grace, from the catalog (`GET /leases`). */
 	leases(): Promise<FleetLeases>;
-	/** Every worker ID that has issued, and the sequences, with their counts (`GET /stats`). */
-	fleetStats(): Promise<FleetStats>;
+	/** A page of the worker IDs that have issued, then of the sequences, with their counts and the fleet's totals (`GET /stats`). */
+	fleetStats(options?: FleetStatsOptions): Promise<FleetStats>;
 	/** Per-minute counts of a worker ID, or of the fleet without one (`GET /stats/history`). */
 	statsHistory(options?: StatsHistoryOptions): Promise<StatsHistory>;
 }

@@ -2,7 +2,7 @@
  * What the operations routes answer (`GET /leases`, `GET /stats`, the history
  * routes), as plain types: the same values over HTTP, RPC and the client.
  *
- *   const { workerIds } = await client.fleetStats(); // [{ workerId: 7, issued: 1200, … }]
+ *   const { workerIds, totals, cursor } = await client.fleetStats({ limit: 100 }); // [{ workerId: 7, issued: 1200, … }]
  */
 import type { MinuteCounts } from "../ids/minute-tally";
 
@@ -63,8 +63,8 @@ export interface SequenceCounts {
 	createdAtMs: number;
 	/** The next number it gives, as decimal text; null until it reports, and once the last was issued. */
 	next: string | null;
-	/** Numbers issued, in every period. */
-	issued: number;
+	/** Numbers issued, in every period, as decimal text (it may pass 2^53, as the numbers do). */
+	issued: string;
 	/** Calls that issued numbers. */
 	requests: number;
 	/** Unix ms of the last call that issued numbers; null before the first. */
@@ -75,13 +75,37 @@ export interface SequenceCounts {
 	reportedAtMs: number | null;
 }
 
-/** What `GET /stats` answers. */
+/** The whole fleet's counts, on every page of `GET /stats`. */
+export interface FleetTotals {
+	/** Worker IDs that have issued, and their IDs and calls (as their objects last reported). */
+	workerIds: number;
+	issued: number;
+	requests: number;
+	/** Named sequences with counts, numbers issued (decimal text) and calls, as the catalog shards last summed them (at most a minute behind their rows). */
+	sequences: number;
+	sequencesIssued: string;
+	sequenceRequests: number;
+}
+
+/**
+ * What `GET /stats` answers: one page of worker IDs (in ID order), then of sequences (in
+ * catalog order: by shard, then name), at most `limit` rows in all, with the fleet's
+ * totals; `cursor` (null on the last page) asks for the next page.
+ */
 export interface FleetStats {
 	workerIds: WorkerIdCounts[];
 	sequences: SequenceCounts[];
+	totals: FleetTotals;
+	cursor: string | null;
 	/** The Snowflake layout's last instant, and the years until it. */
 	layout: { exhaustsAt: string; exhaustsAtMs: number; yearsLeft: number };
 	serverNowMs: number;
+}
+
+/** Options of `fleetStats`: rows a page holds, 1-1000 (default 100), and the previous page's cursor. */
+export interface FleetStatsOptions {
+	limit?: number | undefined;
+	cursor?: string | undefined;
 }
 
 /** What the history routes answer: per active minute, oldest first (idle minutes are absent). */

@@ -93,10 +93,11 @@ export interface RetireSequenceOptions {
 	confirm: string;
 }
 
-/** Options of `listSequences`: names per page in [1, 1000] (default 100), after a previous page's `cursor`. */
+/** Options of `listSequences`: names per page in [1, 1000] (default 100), after a previous page's `cursor`, only those starting with `prefix`. */
 export interface ListSequencesOptions {
 	limit?: number | undefined;
 	cursor?: string | undefined;
+	prefix?: string | undefined;
 }
 
 /**

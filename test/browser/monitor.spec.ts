@@ -33,12 +33,12 @@ test.describe("open service", () => {
 		}
 		type Stats = {
 			workerIds: { workerId: number }[];
-			sequences: { name: string; issued: number }[];
+			sequences: { name: string; issued: string }[];
 		};
 		const reported = (stats: Stats) =>
 			stats.workerIds.some((w) => w.workerId === 900) &&
 			stats.workerIds.some((w) => w.workerId < 32) && // AUTO_WORKER_IDS: 0-31
-			stats.sequences.some((s) => s.name === sequence && s.issued === 6);
+			stats.sequences.some((s) => s.name === sequence && s.issued === "6");
 		await expect
 			.poll(async () => reported(await (await request.get("/stats")).json()), {
 				timeout: 100_000,
@@ -103,6 +103,15 @@ test.describe("open service", () => {
 		const sum = (key: "issued" | "requests") =>
 			charted.history.reduce((n, minute) => n + minute[key], 0);
 		expect([charted.name, sum("issued"), sum("requests")]).toEqual([sequence, 6, 2]);
+		// Found by the start of its name, and charted from the result.
+		await page.getByLabel("Names starting with").fill(sequence.slice(0, -2));
+		await page.getByRole("form", { name: "Find sequences by name" }).getByRole("button").click();
+		const found = region(page, "Sequences").getByRole("button", { name: sequence, exact: true });
+		await found.click();
+		await expect(page.getByLabel("Sequence", { exact: true })).toHaveValue(sequence);
+		await expect(
+			page.getByRole("navigation", { name: "Pages of worker IDs and sequences" }),
+		).toContainText("Page 1");
 		await page.getByRole("radio", { name: "Last day" }).check();
 		await expect(page.getByRole("status")).toContainText("Updated");
 

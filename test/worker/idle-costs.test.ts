@@ -9,7 +9,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LeaseGrant } from "../../src/wire";
-import { catalogStub } from "../../src/worker/object/catalog-calls";
+import { directoryStub, rootStub, shardStub } from "../../src/worker/object/catalog-calls";
 import { callJson, recordWrites, setMinuteClock, snowflakeStub } from "./helpers";
 import { leaseBody, leasesApp, releasePath } from "./lease-helpers";
 import { sequenceStub } from "./sequence-helpers";
@@ -68,8 +68,11 @@ describe("idle costs nothing", () => {
 			clock.time = m + (round + 1) * MINUTE + 1_000;
 		});
 		expect(sequenceRounds).toBeGreaterThan(0);
+		// The sequence's shard sends the root its summary once after the reports.
+		expect(await runAlarmsOut(shardStub(env, name), async () => {})).toBeGreaterThan(0);
 
-		const objects = [snowflakeStub(710), snowflakeStub(611), sequenceStub(name), catalogStub(env)];
+		const catalogs = [rootStub(env), directoryStub(env), shardStub(env, name)];
+		const objects = [snowflakeStub(710), snowflakeStub(611), sequenceStub(name), ...catalogs];
 		const before = await Promise.all(objects.map(storageOf));
 		for (const held of before) expect(held.alarm).toBeNull();
 		const writes: string[] = [];

@@ -184,6 +184,7 @@ describe("one contract, three readers", () => {
 				{ seed: 40, numRuns: 60 },
 			);
 		},
+		20_000, // 60 runs, each a create (its catalog shard often a new object in the test's storage)
 	);
 
 	it("listSequences and sequence names: the query, the path and RPC give the same answer", async () => {

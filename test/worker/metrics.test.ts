@@ -42,7 +42,8 @@ function parseExposition(text: string): Map<string, Family> {
 
 describe("GET /metrics", () => {
 	it("answers each worker ID's counters, the leases held and the layout's years left", async () => {
-		const minute = Date.now() - (Date.now() % 60_000);
+		const now = Date.now(); // read once: two readings may straddle a millisecond
+		const minute = now - (now % 60_000);
 		await snowflakeStub(30).stats(30);
 		await runInDurableObject(snowflakeStub(30), (instance: SnowflakeWorker) => {
 			instance.minuteClock = () => minute - 30_000;

@@ -32,7 +32,7 @@ describe("operations routes", () => {
 		expect(error).toMatchObject({ status: 400, code: "invalid_worker_id" });
 		const unknown = await errorOf("/stats?minutes=5");
 		expect(unknown).toMatchObject({ status: 400, code: "invalid_request" });
-		expect(unknown.message).toContain("it takes none");
+		expect(unknown.message).toContain("it takes limit, cursor");
 	});
 
 	it("asks for the token when API_TOKEN is set", async () => {

@@ -81,7 +81,9 @@ describe("the fleet catalog's sequence names", () => {
 			name: pooled,
 			settings: checkSequenceSettings({ mode: "pooled" }),
 		});
-		expect(recording.catalogCalls).toEqual(["registerSequence", "registerSequence"]);
+		// Each create: its name in the directory, its row in its shard.
+		const createCalls = ["addSequence", "addSequence", "registerSequence", "registerSequence"];
+		expect([...recording.catalogCalls].sort()).toEqual(createCalls);
 
 		await ops.nextInSequence(recording.env, config, { name, count: 3 });
 		await ops.reserveInSequence(recording.env, { name, count: 10 });
@@ -90,13 +92,13 @@ describe("the fleet catalog's sequence names", () => {
 		for (let i = 0; i < 3; i++) {
 			await ops.nextInSequence(recording.env, config, { name: pooled, count: 2 });
 		}
-		expect(recording.catalogCalls).toEqual(["registerSequence", "registerSequence"]);
+		expect([...recording.catalogCalls].sort()).toEqual(createCalls);
 		// Only the sequences' own objects are asked for: no catalog in their namespace.
 		expect(new Set(recording.sequencesAsked)).toEqual(new Set([name, pooled]));
 
 		// A create found again writes the same row once more (a no-op): listed once.
 		await ops.createSequence(recording.env, { name, settings });
-		expect(recording.catalogCalls).toHaveLength(3);
+		expect(recording.catalogCalls).toHaveLength(6);
 		expect(await listed(name)).toBe(true);
 		expect(await listed(pooled)).toBe(true);
 	});
@@ -107,7 +109,7 @@ describe("the fleet catalog's sequence names", () => {
 			const name = sequenceName(`writes-fail-${how}`);
 			await atMinuteStart(name); // its report is a minute away: only the create again can list it
 			const [made, logged] = await captureErrorLog(() =>
-				ops.createSequence(unreachableCatalogEnv("registerSequence", how), {
+				ops.createSequence(unreachableCatalogEnv(how), {
 					name,
 					settings: checkSequenceSettings({}),
 				}),
@@ -128,7 +130,7 @@ describe("the fleet catalog's sequence names", () => {
 		const [answer] = await captureErrorLog(() =>
 			app.fetch(
 				new Request(`https://ids.test/sequences/${name}`, { method: "PUT" }),
-				unreachableCatalogEnv("registerSequence", "throws"),
+				unreachableCatalogEnv("throws"),
 				createExecutionContext(),
 			),
 		);
@@ -141,7 +143,7 @@ describe("the fleet catalog's sequence names", () => {
 		const name = sequenceName("writes-report");
 		await atMinuteStart(name);
 		await captureErrorLog(() =>
-			ops.createSequence(unreachableCatalogEnv("registerSequence"), {
+			ops.createSequence(unreachableCatalogEnv(), {
 				name,
 				settings: checkSequenceSettings({}),
 			}),

@@ -64,7 +64,8 @@ export function sequenceStub(name: string) {
  * the test says (runDurableObjectAlarm), however close to a minute's end the test runs.
  */
 export async function atMinuteStart(name: string): Promise<FrozenClock> {
-	const clock = new FrozenClock(Date.now() - (Date.now() % 60_000));
+	const now = Date.now(); // read once: two readings may straddle a millisecond
+	const clock = new FrozenClock(now - (now % 60_000));
 	await runInDurableObject(sequenceStub(name), (instance: SequenceObject) => {
 		instance.clock = clock;
 	});
@@ -100,20 +101,19 @@ export async function abortSequenceObject(name: string): Promise<void> {
 	}).catch(() => undefined); // abort throws in the aborting call; the instance is gone either way
 }
 
-/** The real env with a fleet catalog whose `method` fails: unreachable (the platform's error), or thrown by its own code. */
-export function unreachableCatalogEnv(
-	method: "registerSequence" | "retireSequence",
-	how: "unreachable" | "throws" = "unreachable",
-): Env {
+/**
+ * The real env with a fleet catalog every method of which fails: unreachable (the
+ * platform's error), or thrown by its own code (marked `remote`, as the platform does).
+ */
+export function unreachableCatalogEnv(how: "unreachable" | "throws" = "unreachable"): Env {
 	const failure = () => {
 		const error = new Error(`catalog ${how} (test)`);
-		// An error the catalog's own code threw is marked `remote`, as the platform marks it.
 		if (how === "throws") Object.assign(error, { remote: true });
 		return Promise.reject(error);
 	};
 	const CATALOG = {
 		idFromName: (name: string) => env.CATALOG.idFromName(name),
-		get: () => ({ [method]: failure }),
+		get: () => new Proxy({}, { get: () => failure }),
 	};
 	return { ...env, CATALOG: CATALOG as unknown as Env["CATALOG"] };
 }

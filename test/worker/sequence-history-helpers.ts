@@ -28,7 +28,8 @@ export async function sequenceClockAt(name: string, time: number): Promise<Froze
  */
 export async function sequenceFrom(label: string, minutesAgo: number, settings?: object) {
 	const name = sequenceName(label);
-	const m = Date.now() - (Date.now() % MINUTE) - minutesAgo * MINUTE;
+	const now = Date.now(); // read once: two readings may straddle a millisecond
+	const m = now - (now % MINUTE) - minutesAgo * MINUTE;
 	const clock = await sequenceClockAt(name, m + 1_000);
 	const created = await call(`/sequences/${name}`, {
 		method: "PUT",

@@ -24,7 +24,10 @@ const schedule = fc.array(fc.array(call, { minLength: 1, maxLength: 12 }), {
 });
 
 describe("ordered mode, linearizable", () => {
-	it("a call that returned before another began got smaller numbers; none twice", async () => {
+	// 100 runs, each a create (its catalog shard often a new object in the test's storage).
+	it("a call that returned before another began got smaller numbers; none twice", {
+		timeout: 20_000,
+	}, async () => {
 		const { ops, config } = await operations();
 		let runs = 0;
 		await fc.assert(

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, SequenceList } from "../../src/wire";
-import { catalogStub } from "../../src/worker/object/catalog-calls";
+import { directoryStub } from "../../src/worker/object/catalog-calls";
 import { call, callJson } from "./helpers";
 import { sequenceName } from "./sequence-helpers";
 
@@ -58,7 +58,7 @@ describe("GET /sequences", () => {
 		for (const tail of ["x", "y", "z"])
 			expect((await call(`/sequences/${prefix}-${tail}`, { method: "PUT" })).status).toBe(201);
 		const after = `${prefix}-`;
-		const table = await catalogStub(env).sequenceNames(after, 2);
+		const table = await directoryStub(env).sequenceNames(after, 2);
 		expect(table).toEqual({ names: [`${prefix}-x`, `${prefix}-y`], more: true });
 		const page = await callJson<SequenceList>(`/sequences?limit=2&cursor=${after}`);
 		expect(page.body).toEqual({
@@ -78,7 +78,7 @@ describe("GET /sequences", () => {
 				"cursor=~catalog",
 				'cursor must be the cursor a previous page answered (a sequence name); got "~catalog"',
 			],
-			["limt=5", 'unknown parameter "limt"; it takes limit, cursor'],
+			["limt=5", 'unknown parameter "limt"; it takes limit, cursor, prefix'],
 		]) {
 			const { status, body } = await callJson<ErrorBody>(`/sequences?${query}`);
 			expect([status, body.error]).toEqual([400, { code: "invalid_request", message }]);

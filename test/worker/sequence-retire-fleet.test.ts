@@ -10,7 +10,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { FleetStats, SequenceList, SequenceStatus } from "../../src/wire";
-import { catalogStub } from "../../src/worker/object/catalog-calls";
+import { directoryStub, shardStub } from "../../src/worker/object/catalog-calls";
 import { call, callJson } from "./helpers";
 import {
 	atMinuteStart,
@@ -61,19 +61,19 @@ describe("a retired sequence in the fleet view", () => {
 		expect(await shownIn(name)).toEqual([]);
 
 		// A report sent before the retire, arriving after it, and a create's write likewise.
-		const catalog = catalogStub(env);
 		const settings = { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" };
-		await catalog.reportSequence({
+		await shardStub(env, name).reportSequence({
 			name,
 			settings,
 			createdAtMs: clock.time,
 			next: "5",
-			issued: 4,
+			issued: "4",
 			requests: 1,
 			lastIssuedAtMs: clock.time,
 			period: null,
 		});
-		await catalog.registerSequence(name, settings, clock.time);
+		await directoryStub(env).registerSequence(name, settings, clock.time);
+		await shardStub(env, name).addSequence(name, settings, clock.time);
 		expect(await shownIn(name)).toEqual([]);
 	});
 
@@ -81,7 +81,7 @@ describe("a retired sequence in the fleet view", () => {
 		const { ops } = await operations();
 		const name = await createdSequence("retire-catalog-fail");
 		const failed = await refusal(
-			ops.retireSequence(unreachableCatalogEnv("retireSequence"), { name, confirm: name }),
+			ops.retireSequence(unreachableCatalogEnv(), { name, confirm: name }),
 		);
 		expect(failed.code).toBe("unavailable");
 		expect(failed.message).toContain("the fleet catalog");

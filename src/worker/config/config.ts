@@ -77,7 +77,12 @@ export interface Config {
 	 * `wrangler dev` passes on whatever a caller sends, so local runs turn it off.
 	 */
 	trustClientAddress: boolean;
+	/** Sequences with series in `/metrics`: the most active of the last hour (0: none). */
+	metricsSequences: number;
 }
+
+/** Sequences with series in `/metrics` when METRICS_SEQUENCES is unset. */
+export const DEFAULT_METRICS_SEQUENCES = 100;
 
 /** The measured default (docs/PERFORMANCE.md, "Borrowed time"). */
 const DEFAULT_MAX_BORROW_MS = 5;
@@ -279,6 +284,8 @@ export function parseConfig(vars: ConfigVars): Config {
 			() => switchVar("TRUST_CF_CONNECTING_IP", vars.TRUST_CF_CONNECTING_IP, true),
 			true,
 		),
+		// Prometheus warns against a series per tenant: 100 sequences are ~400 series.
+		metricsSequences: integer("METRICS_SEQUENCES", DEFAULT_METRICS_SEQUENCES, 0, 1_000),
 	};
 	const error = problems.error();
 	if (error || !layout) throw error ?? new IdError("invalid_config", "the layout is invalid");

@@ -113,6 +113,7 @@ const VAR_NAMES = [
 	"REQUEST_LOG",
 	"RATE_LIMIT_PERIOD",
 	"TRUST_CF_CONNECTING_IP",
+	"METRICS_SEQUENCES",
 ] as const;
 export type VarName = (typeof VAR_NAMES)[number];
 /** The vars as wrangler hands them over: strings, or JSON values when unquoted (./vars.ts). */

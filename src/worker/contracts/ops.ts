@@ -1,8 +1,8 @@
 /**
  * The inputs of the operations view: the per-minute history of the fleet, of one
- * worker ID or of one named sequence, and the listings and metrics, which take none (their contracts refuse
- * every name, as any operation refuses a name it does not take). Read by every
- * transport (./fields.ts).
+ * worker ID or of one named sequence, the pages of `GET /stats`, and the leases and
+ * metrics, which take none (their contracts refuse every name, as any operation
+ * refuses a name it does not take). Read by every transport (./fields.ts).
  *
  *   readInput(statsHistoryContract, limits, { minutes: 90 }, { workerId: 7 }); // { workerId: 7, minutes: 90 }
  *   readInput(sequenceHistoryContract, limits, {}, { name: "orders" });         // { name: "orders" }
@@ -37,5 +37,35 @@ export const sequenceHistoryContract = contract("sequenceHistory", {
 	minutes,
 });
 export const fleetLeasesContract = contract("leases", {});
-export const fleetStatsContract = contract("fleetStats", {});
+
+/** The rows a `GET /stats` page holds when no limit is asked for, and at most. */
+export const DEFAULT_STATS_LIMIT = 100;
+export const MAX_STATS_LIMIT = 1000;
+
+/** A page's cursor: `w:<worker ID>` (worker IDs after it follow) or `s:<sequence name>`. */
+export const STATS_CURSOR_PATTERN = /^(w:[0-9]{1,7}|s:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+
+/** One page of the fleet's worker IDs, then sequences, with the fleet's totals. */
+export const fleetStatsContract = contract("fleetStats", {
+	limit: field
+		.between(
+			"invalid_request",
+			`How many rows (worker IDs and sequences) a page holds: an integer in [1, ${MAX_STATS_LIMIT}]; default ${DEFAULT_STATS_LIMIT}`,
+			() => 1,
+			() => MAX_STATS_LIMIT,
+		)
+		.orAbsent(),
+	cursor: field
+		.text(
+			"invalid_request",
+			"The previous page's cursor: the rows after it are listed",
+			"the cursor a previous page answered (w:<worker ID> or s:<sequence name>)",
+			{
+				test: (text) => STATS_CURSOR_PATTERN.test(text),
+				pattern: STATS_CURSOR_PATTERN,
+				maxLength: 66,
+			},
+		)
+		.orAbsent(),
+});
 export const metricsContract = contract("metrics", {});

@@ -165,6 +165,18 @@ export const listContract = contract("listSequences", {
 			},
 		)
 		.orAbsent(),
+	prefix: field
+		.text(
+			"invalid_request",
+			"Only names that start with this text are listed",
+			`the start of a sequence name (${NAME_RULE})`,
+			{
+				test: (text) => SEQUENCE_NAME_PATTERN.test(text),
+				pattern: SEQUENCE_NAME_PATTERN,
+				maxLength: MAX_SEQUENCE_NAME_LENGTH,
+			},
+		)
+		.orAbsent(),
 });
 
 /** `name` when it is a sequence name, else its refusal (the client checks before a name reaches a URL). */

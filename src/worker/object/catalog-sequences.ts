@@ -1,16 +1,17 @@
 /**
  * The fleet catalog's table of named sequences (./fleet-catalog.ts is the object): a
  * row per sequence created, written by the create (once; again is a no-op) and by
- * its object's report at most once a minute (its counts). `GET /sequences` pages
- * through the names, `GET /stats` and `/metrics` read the counts: one query each.
+ * its object's report at most once a minute (its counts). The directory holds the
+ * names (`GET /sequences` pages through them), each shard its sequences' counts
+ * (`GET /stats` pages through them; its summary for `/metrics` reads the busiest).
  * A retire drops the row and leaves a marker (with the final counts), so that a
  * report or create written late never lists the name again.
  *
  *   const table = new SequenceTable(ctx.storage.sql);
  *   table.register("orders", { start: "1", mode: "ordered", reset: "never", timeZone: "UTC" }, now);
- *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: 41, … }, now);
+ *   table.report({ name: "orders", settings, createdAtMs, next: "42", issued: "41", … }, now);
  *   table.page(null, 100); // { names: ["orders"], more: false }
- *   table.retire({ name: "orders", retiredAtMs, issued: 41, requests: 9 }); // listed nowhere since
+ *   table.retire({ name: "orders", retiredAtMs, issued: "41", requests: 9 }); // listed nowhere since
  */
 import type { SequenceCounts, SequenceSettings } from "../../wire/operations";
 
@@ -30,16 +31,21 @@ const NOT_RETIRED = `WHERE NOT EXISTS (SELECT 1 FROM ${RETIRED} WHERE name = ?)`
 export interface RetiredSequence {
 	name: string;
 	retiredAtMs: number;
-	issued: number;
+	/** Decimal text: exact above 2^53. */
+	issued: string;
 	requests: number;
 }
+
+/** `issued` as text: exact above 2^53. */
+const COLUMNS =
+	"name, settings, created_at_ms, next, CAST(issued AS TEXT) AS issued, requests, last_issued_at_ms, period, reported_at_ms";
 
 type Row = {
 	name: string;
 	settings: string;
 	created_at_ms: number;
 	next: string | null;
-	issued: number;
+	issued: string;
 	requests: number;
 	last_issued_at_ms: number | null;
 	period: string | null;
@@ -52,21 +58,32 @@ export class SequenceTable {
 		sql.exec(RETIRED_SCHEMA);
 	}
 
-	/** A sequence created (or found by a create again): its row, unless it is there already (or retired). */
-	register(name: string, settings: SequenceSettings, createdAtMs: number): void {
-		this.sql.exec(
+	/** A sequence created (or found by a create again): its row, unless it is there already or retired (then false). */
+	register(name: string, settings: SequenceSettings, createdAtMs: number): boolean {
+		const { rowsWritten } = this.sql.exec(
 			`INSERT INTO ${TABLE} (name, settings, created_at_ms) SELECT ?, ?, ? ${NOT_RETIRED} ON CONFLICT (name) DO NOTHING`,
 			name,
 			JSON.stringify(settings),
 			createdAtMs,
 			name,
 		);
+		return rowsWritten > 0;
 	}
 
-	/** A sequence retired: its row gone, its marker (written once) keeps late writes out. */
-	retire(retired: RetiredSequence): void {
+	/** Whether the name has a row. */
+	has(name: string): boolean {
+		return this.sql.exec(`SELECT 1 FROM ${TABLE} WHERE name = ?`, name).toArray().length > 0;
+	}
+
+	/** Every name, in name order (the directory's sizes are rebuilt from them once). */
+	*names(): Iterable<string> {
+		for (const row of this.sql.exec<{ name: string }>(`SELECT name FROM ${TABLE}`)) yield row.name;
+	}
+
+	/** A sequence retired: its row gone (whether it had one), its marker (written once) keeps late writes out. */
+	retire(retired: RetiredSequence): boolean {
 		const { name, retiredAtMs, issued, requests } = retired;
-		this.sql.exec(`DELETE FROM ${TABLE} WHERE name = ?`, name);
+		const { rowsWritten } = this.sql.exec(`DELETE FROM ${TABLE} WHERE name = ?`, name);
 		this.sql.exec(
 			`INSERT INTO ${RETIRED} VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
 			name,
@@ -74,6 +91,7 @@ export class SequenceTable {
 			issued,
 			requests,
 		);
+		return rowsWritten > 0;
 	}
 
 	/**
@@ -101,12 +119,17 @@ export class SequenceTable {
 		);
 	}
 
-	/** Up to `limit` names after `after`, in name order, and whether more follow. */
-	page(after: string | null, limit: number): { names: string[]; more: boolean } {
+	/**
+	 * Up to `limit` names after `after` (and starting with `prefix`, if given), in name
+	 * order, and whether more follow. Names use only `-.0-9A-Z_a-z`, all below "{".
+	 */
+	page(after: string | null, limit: number, prefix = ""): { names: string[]; more: boolean } {
 		const names = this.sql
 			.exec<{ name: string }>(
-				`SELECT name FROM ${TABLE} WHERE name > ? ORDER BY name LIMIT ?`,
+				`SELECT name FROM ${TABLE} WHERE name > ? AND name >= ? AND name < ? ORDER BY name LIMIT ?`,
 				after ?? "",
+				prefix,
+				`${prefix}{`,
 				limit + 1,
 			)
 			.toArray()
@@ -114,21 +137,66 @@ export class SequenceTable {
 		return { names: names.slice(0, limit), more: names.length > limit };
 	}
 
-	/** Every sequence with its counts, in name order. */
-	all(): SequenceCounts[] {
+	/** Up to `limit` sequences with their counts after `after`, in name order. */
+	countsAfter(after: string | null, limit: number): SequenceCounts[] {
 		return this.sql
-			.exec<Row>(`SELECT * FROM ${TABLE} ORDER BY name`)
+			.exec<Row>(
+				`SELECT ${COLUMNS} FROM ${TABLE} WHERE name > ? ORDER BY name LIMIT ?`,
+				after ?? "",
+				limit,
+			)
 			.toArray()
-			.map((row) => ({
-				name: row.name,
-				settings: JSON.parse(row.settings) as SequenceSettings,
-				createdAtMs: row.created_at_ms,
-				next: row.next,
-				issued: row.issued,
-				requests: row.requests,
-				lastIssuedAtMs: row.last_issued_at_ms,
-				period: row.period,
-				reportedAtMs: row.reported_at_ms,
-			}));
+			.map(countsOf);
 	}
+
+	/** Up to `limit` sequences that issued since `sinceMs`, the most calls first (then by name). */
+	busiest(sinceMs: number, limit: number): SequenceCounts[] {
+		if (limit <= 0) return [];
+		return this.sql
+			.exec<Row>(
+				`SELECT ${COLUMNS} FROM ${TABLE} WHERE last_issued_at_ms >= ? ORDER BY requests DESC, name LIMIT ?`,
+				sinceMs,
+				limit,
+			)
+			.toArray()
+			.map(countsOf);
+	}
+
+	/**
+	 * How many sequences, their numbers issued (exact, decimal text) and their calls;
+	 * retired ones' final counts included, so that a retire never lowers a total.
+	 */
+	totals(): { sequences: number; issued: string; requests: number } {
+		let issued = 0n;
+		let requests = 0;
+		let sequences = 0;
+		for (const row of this.sql.exec<{ issued: string; requests: number }>(
+			`SELECT CAST(issued AS TEXT) AS issued, requests FROM ${TABLE}`,
+		)) {
+			issued += BigInt(row.issued);
+			requests += row.requests;
+			sequences++;
+		}
+		for (const row of this.sql.exec<{ issued: string; requests: number }>(
+			`SELECT CAST(issued AS TEXT) AS issued, requests FROM ${RETIRED}`,
+		)) {
+			issued += BigInt(row.issued);
+			requests += row.requests;
+		}
+		return { sequences, issued: `${issued}`, requests };
+	}
+}
+
+function countsOf(row: Row): SequenceCounts {
+	return {
+		name: row.name,
+		settings: JSON.parse(row.settings) as SequenceSettings,
+		createdAtMs: row.created_at_ms,
+		next: row.next,
+		issued: row.issued,
+		requests: row.requests,
+		lastIssuedAtMs: row.last_issued_at_ms,
+		period: row.period,
+		reportedAtMs: row.reported_at_ms,
+	};
 }

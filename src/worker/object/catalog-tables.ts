@@ -12,8 +12,9 @@
  *   tables.leases(); // [{ workerId: 600, holder: "pod-7", state: "held", … }]
  */
 import type { MinuteCounts } from "../../ids/minute-tally";
-import type { LeaseListing, WorkerIdCounts } from "../../wire/operations";
+import type { FleetTotals, LeaseListing, WorkerIdCounts } from "../../wire/operations";
 import { SequenceTable } from "./catalog-sequences";
+import { ShardSizes, ShardSummaries } from "./catalog-summaries";
 import { addMinutes, HISTORY_MS } from "./history";
 
 /** A lease as an acquire tells the catalog. */
@@ -76,8 +77,12 @@ type WorkerIdRow = {
 };
 
 export class CatalogTables {
-	/** The named sequences: their names and counts. */
+	/** The named sequences: their names (the directory), their counts (a shard). */
 	readonly sequences: SequenceTable;
+	/** The root's copy of each shard's summary. */
+	readonly summaries: ShardSummaries;
+	/** The directory's count of names per shard. */
+	readonly shardSizes: ShardSizes;
 
 	constructor(private readonly sql: SqlStorage) {
 		for (const statement of SCHEMA) sql.exec(statement);
@@ -86,6 +91,8 @@ export class CatalogTables {
 			sql.exec(`ALTER TABLE worker_ids ADD COLUMN ${MINUTES_THROUGH} INTEGER`);
 		}
 		this.sequences = new SequenceTable(sql);
+		this.summaries = new ShardSummaries(sql);
+		this.shardSizes = new ShardSizes(sql);
 	}
 
 	/** An acquire (a takeover too): the worker ID's row, unless a later lease's is there already. */
@@ -187,21 +194,48 @@ export class CatalogTables {
 			}));
 	}
 
-	workerIds(): WorkerIdCounts[] {
-		return this.sql
-			.exec<WorkerIdRow>("SELECT * FROM worker_ids ORDER BY worker_id")
-			.toArray()
-			.map((row) => ({
-				workerId: row.worker_id,
-				issued: row.issued,
-				requests: row.requests,
-				clockRegressions: row.clock_regressions,
-				waits: row.waits,
-				refusals: row.refusals,
-				lastTimestamp: row.last_timestamp,
-				since: row.since,
-				reportedAtMs: row.reported_at_ms,
-			}));
+	/** Up to `limit` worker IDs after `after`, in ID order, and whether more follow. */
+	workerIdsAfter(
+		after: number | null,
+		limit: number,
+	): { workerIds: WorkerIdCounts[]; more: boolean } {
+		const rows = this.sql
+			.exec<WorkerIdRow>(
+				"SELECT * FROM worker_ids WHERE worker_id > ? ORDER BY worker_id LIMIT ?",
+				after ?? -1,
+				Math.min(limit + 1, Number.MAX_SAFE_INTEGER),
+			)
+			.toArray();
+		const workerIds = rows.slice(0, limit).map((row) => ({
+			workerId: row.worker_id,
+			issued: row.issued,
+			requests: row.requests,
+			clockRegressions: row.clock_regressions,
+			waits: row.waits,
+			refusals: row.refusals,
+			lastTimestamp: row.last_timestamp,
+			since: row.since,
+			reportedAtMs: row.reported_at_ms,
+		}));
+		return { workerIds, more: rows.length > limit };
+	}
+
+	/** The fleet's totals: the worker IDs' rows summed, and the shards' summaries. */
+	totals(): FleetTotals {
+		const [workers] = this.sql
+			.exec<{ n: number; issued: number | null; requests: number | null }>(
+				"SELECT COUNT(*) AS n, SUM(issued) AS issued, SUM(requests) AS requests FROM worker_ids",
+			)
+			.toArray();
+		const sequences = this.summaries.totals();
+		return {
+			workerIds: workers?.n ?? 0,
+			issued: workers?.issued ?? 0,
+			requests: workers?.requests ?? 0,
+			sequences: sequences.sequences,
+			sequencesIssued: sequences.issued,
+			sequenceRequests: sequences.requests,
+		};
 	}
 
 	/** The fleet's minutes from `sinceMs` on, oldest first. */

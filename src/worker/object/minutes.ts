@@ -8,7 +8,7 @@
  * A closed minute stays in `UNREPORTED_KEY` until a report carrying it succeeds, so a
  * failed report, an eviction or a crash delays it, never loses it.
  *
- *   const minutes = new WorkerIdMinutes(ctx.storage, history, generator.stats(), now);
+ *   const minutes = new WorkerIdMinutes(ctx.storage, history, generator.stats(), now, 7);
  *   minutes.enter(generator.stats());              // before each call
  *   const report = minutes.close(workerId, generator.stats(), keeper.status(), storage, spanMs);
  *   minutes.reported(report, await catalogWrite(…)); // kept for the next alarm on failure
@@ -18,7 +18,7 @@ import { type MinuteCounts, MinuteTally, type OpenMinute } from "../../ids/minut
 import type { SnowflakeCounters, SnowflakeStats } from "../../ids/snowflake/generator";
 import type { WorkerIdReport } from "./catalog-tables";
 import { HISTORY_MS, mergeMinutes, type ObjectHistory } from "./history";
-import { untilMinuteAlarm } from "./minute-alarm";
+import { untilMinuteAlarm, workerIdReportOffset } from "./minute-alarm";
 
 /**
  * The open minute, the counters it began at and its refusals (`OpenMinute`), written
@@ -46,6 +46,8 @@ export class WorkerIdMinutes {
 		private readonly history: ObjectHistory,
 		counters: SnowflakeStats,
 		private readonly now: () => number,
+		/** Its alarm's offset in the minute comes from it. */
+		private readonly workerId: number,
 	) {
 		this.tally = new MinuteTally(counters, storage.kv.get<OpenMinute>(OPEN_MINUTE_KEY));
 	}
@@ -179,8 +181,11 @@ export class WorkerIdMinutes {
 		if (this.alarmSet) return;
 		const now = this.now();
 		if (!Number.isFinite(now)) return;
-		// Scheduled on the platform's clock; the minute is the minute clock's.
-		void this.storage.setAlarm(Date.now() + untilMinuteAlarm(now));
+		// Scheduled on the platform's clock; the minute is the minute clock's. At the worker
+		// ID's own offset in the minute: reports spread over it (./minute-alarm.ts).
+		void this.storage.setAlarm(
+			Date.now() + untilMinuteAlarm(now, workerIdReportOffset(this.workerId)),
+		);
 		this.alarmSet = true;
 	}
 }

@@ -12,7 +12,12 @@ import type { LeaseView } from "../../ids/leases/span-rules";
 import type { MinuteCounts } from "../../ids/minute-tally";
 import type { IdRun } from "../../ids/snowflake/runs";
 import type { SequenceStatus, SnowflakeStatsInfo } from "../../wire";
-import type { LeaseListing, SequenceCounts, WorkerIdCounts } from "../../wire/operations";
+import type {
+	FleetTotals,
+	LeaseListing,
+	SequenceCounts,
+	WorkerIdCounts,
+} from "../../wire/operations";
 import type { ObjectFailure } from "./object-answers";
 import type { IssuedNumbers } from "./sequence-book";
 
@@ -65,10 +70,19 @@ export type RetireResult = { ok: true; retired: boolean; status: SequenceStatus 
 /** What `advance` and `status` answer. */
 export type StatusResult = { ok: true; status: SequenceStatus } | ObjectFailure;
 
-/** Everything the catalog lists, read at once (`GET /stats` and `GET /metrics`). */
-export interface CatalogSnapshot {
+/** The root's part of a `GET /stats` page: worker IDs after the cursor, and the fleet's totals. */
+export interface RootPage {
+	workerIds: WorkerIdCounts[];
+	more: boolean;
+	totals: FleetTotals;
+	serverNowMs: number;
+}
+
+/** What `GET /metrics` shows, from the root: every worker ID, the leases, the busiest sequences. */
+export interface MetricsSnapshot {
 	leases: LeaseListing[];
 	workerIds: WorkerIdCounts[];
 	sequences: SequenceCounts[];
+	totals: FleetTotals;
 	serverNowMs: number;
 }

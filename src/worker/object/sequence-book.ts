@@ -189,7 +189,7 @@ export class SequenceBook {
 			settings: { ...stored.settings },
 			createdAtMs: state.createdAt,
 			next: BigInt(state.next) > MAX_SEQUENCE_NUMBER ? null : state.next,
-			issued: Number(state.issued),
+			issued: state.issued,
 			requests: state.requests,
 			lastIssuedAtMs: state.lastIssuedAt,
 			period: state.period,

@@ -20,9 +20,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Clock } from "../../ids/clock";
 import type { SequenceSettingsView } from "../../ids/sequences/settings";
-import { catalogWrite } from "./catalog-calls";
+import { shardWrite } from "./catalog-calls";
 import { CommitGroups } from "./commit-groups";
-import { untilMinuteAlarm } from "./minute-alarm";
+import { sequenceReportOffset, untilMinuteAlarm } from "./minute-alarm";
 import { type ObjectFailure, objectFailure } from "./object-answers";
 import { sequenceObjectModules } from "./object-parts";
 import type {
@@ -48,6 +48,8 @@ export class SequenceObject extends DurableObject<Env> {
 	private minutes: SequenceMinutes | undefined;
 	/** An alarm to report to the catalog is set (by this life). */
 	private reportDue = false;
+	/** The book once loaded: its record names the sequence (the report's offset in the minute). */
+	private book: SequenceBook | undefined;
 	/** Calls that issue numbers, written in groups (one commit for all that wait on one). */
 	private readonly groups = new CommitGroups(this.ctx.storage);
 	/** Refusals write no record: they are stored a second later, one write for all of that second. */
@@ -126,7 +128,9 @@ export class SequenceObject extends DurableObject<Env> {
 			const report = book.report();
 			if (
 				report &&
-				!(await catalogWrite(this.env, "reportSequence", (c) => c.reportSequence(report)))
+				!(await shardWrite(this.env, report.name, "reportSequence", (c) =>
+					c.reportSequence(report),
+				))
 			) {
 				this.reportSoon(); // a failed report is carried again a minute on, changed or not
 			}
@@ -146,9 +150,15 @@ export class SequenceObject extends DurableObject<Env> {
 		if (this.reportDue) return;
 		this.reportDue = true;
 		// Scheduled on the platform's clock; the minute is the object's clock's (tests script it).
+		// At the name's own offset in the minute: reports spread over it (./minute-alarm.ts).
 		const now = this.clock.now();
+		const name = this.book?.report()?.name;
 		void this.ctx.storage.setAlarm(
-			Date.now() + untilMinuteAlarm(Number.isFinite(now) ? now : Date.now()),
+			Date.now() +
+				untilMinuteAlarm(
+					Number.isFinite(now) ? now : Date.now(),
+					name === undefined ? 0 : sequenceReportOffset(name),
+				),
 		);
 	}
 
@@ -158,6 +168,7 @@ export class SequenceObject extends DurableObject<Env> {
 			({ SequenceBook, SequenceMinutes }) => {
 				const now = () => this.clock.now();
 				const book = new SequenceBook(this.ctx.storage, now, () => this.reportSoon());
+				this.book = book;
 				this.minutes = new SequenceMinutes(this.ctx.storage, book.counters(), now);
 				return { book, minutes: this.minutes };
 			},

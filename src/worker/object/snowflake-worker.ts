@@ -342,6 +342,7 @@ export class SnowflakeWorker extends DurableObject<Env> {
 			this.historyRows,
 			counters,
 			minuteClock,
+			workerId,
 		);
 		return keeper;
 	}

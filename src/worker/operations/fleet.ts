@@ -1,8 +1,10 @@
 /**
  * The operations view's operations, behind both HTTP (`GET /leases`, `/stats`,
  * `/stats/history`, `/stats/:workerId/history`, `/metrics`) and RPC (`leases`,
- * `fleetStats`, `statsHistory`): each one request to the fleet catalog
- * (../object/fleet-catalog.ts), or, for one worker ID's history, to its object.
+ * `fleetStats`, `statsHistory`): each one request to the fleet catalog's root
+ * (../object/fleet-catalog.ts), or, for one worker ID's history, to its object; a
+ * `/stats` page that reaches the sequences also asks the directory and the shards it
+ * lists from (./fleet-pages.ts).
  *
  *   const { leases } = await fleetLeases(env, config);
  *   const text = await metricsText(env, config);  // Prometheus exposition format
@@ -13,13 +15,18 @@ import type { FleetLeases, FleetStats, StatsHistory } from "../../wire";
 import type { Config } from "../config/config";
 import { leasedIds } from "../contracts/leases";
 import { limitsOf } from "../contracts/limits";
-import { askCatalog } from "../object/catalog-calls";
+import { askCatalog, rootStub } from "../object/catalog-calls";
+import { statsPage } from "./fleet-pages";
 import { prometheusText } from "./prometheus";
 
 export { PROMETHEUS_TYPE } from "./prometheus";
 
 import type { ContractInput } from "../contracts/fields";
-import { DEFAULT_HISTORY_MINUTES, type statsHistoryContract } from "../contracts/ops";
+import {
+	DEFAULT_HISTORY_MINUTES,
+	type fleetStatsContract,
+	type statsHistoryContract,
+} from "../contracts/ops";
 import type { HistoryResult } from "../object/object-protocol";
 import { callSnowflake } from "../object/snowflake-calls";
 
@@ -28,15 +35,20 @@ const YEAR_MS = 365.25 * 24 * 60 * 60_000;
 /** Every leased worker ID held or in grace (`409 leases_disabled` without LEASE_WORKER_IDS). */
 export async function fleetLeases(env: Env, config: Config): Promise<FleetLeases> {
 	leasedIds(limitsOf(config));
-	return askCatalog(env, (catalog) => catalog.leases());
+	return askCatalog(
+		() => rootStub(env),
+		(root) => root.leases(),
+	);
 }
 
-/** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
-export async function fleetStats(env: Env, config: Config): Promise<FleetStats> {
-	const { workerIds, sequences, serverNowMs } = await askCatalog(env, (catalog) =>
-		catalog.snapshot(),
-	);
-	return { workerIds, sequences, layout: layoutEnd(config, serverNowMs), serverNowMs };
+/** A page of the worker IDs that have issued, then of the sequences, with the fleet's totals and the layout's end. */
+export async function fleetStats(
+	env: Env,
+	config: Config,
+	input: ContractInput<typeof fleetStatsContract>,
+): Promise<FleetStats> {
+	const page = await statsPage(env, input);
+	return { ...page, layout: layoutEnd(config, page.serverNowMs) };
 }
 
 /** The layout's last instant and the years left until it, at `nowMs`. */
@@ -61,7 +73,10 @@ export async function statsHistory(
 	const sinceMs = windowStart(nowMs, minutes);
 	const { workerId } = input;
 	if (workerId === undefined) {
-		const history = await askCatalog(env, (catalog) => catalog.fleetHistory(sinceMs));
+		const history = await askCatalog(
+			() => rootStub(env),
+			(root) => root.fleetHistory(sinceMs),
+		);
 		return { workerId: null, minutes, history, serverNowMs: nowMs };
 	}
 	const result = await callSnowflake<HistoryResult>(env, config, workerId, (stub) =>
@@ -70,8 +85,11 @@ export async function statsHistory(
 	return { workerId, minutes, history: result.minutes, serverNowMs: nowMs };
 }
 
-/** `GET /metrics`: the catalog's counts and leases in Prometheus text format. */
+/** `GET /metrics`: the root's totals, worker IDs, leases and busiest sequences in Prometheus text format. */
 export async function metricsText(env: Env, config: Config): Promise<string> {
-	const snapshot = await askCatalog(env, (catalog) => catalog.snapshot());
+	const snapshot = await askCatalog(
+		() => rootStub(env),
+		(root) => root.metricsSnapshot(config.metricsSequences),
+	);
 	return prometheusText(snapshot, layoutEnd(config, snapshot.serverNowMs).yearsLeft);
 }

@@ -1,14 +1,17 @@
 /**
- * The fleet catalog's snapshot in the Prometheus text exposition format (version
- * 0.0.4): a `# HELP` and `# TYPE` line per metric, then one sample per worker ID
- * (or sequence). A scrape is one catalog request and O(worker IDs + sequences) lines.
+ * The fleet catalog root's metrics snapshot in the Prometheus text exposition format
+ * (version 0.0.4): a `# HELP` and `# TYPE` line per metric, then one sample per worker
+ * ID, per sequence of the busiest METRICS_SEQUENCES, or for the whole fleet. A scrape
+ * is one request to the root and O(worker IDs + METRICS_SEQUENCES) lines, whatever the
+ * number of sequences. Counts above 2^53 are written as their exact decimal digits
+ * (a Prometheus server reads them as floats: docs/OPERATIONS.md says what to read instead).
  *
  *   prometheusText(snapshot, 53.2);
  *   // # HELP edge_ids_ids_issued_total Snowflake IDs issued by the worker ID's object.
  *   // # TYPE edge_ids_ids_issued_total counter
  *   // edge_ids_ids_issued_total{worker_id="7"} 1200
  */
-import type { CatalogSnapshot } from "../object/object-protocol";
+import type { MetricsSnapshot } from "../object/object-protocol";
 
 /** `Content-Type` of the exposition format. */
 export const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -24,8 +27,8 @@ function family(name: string, type: Family["type"], help: string, samples: strin
 	return { name, type, help, samples };
 }
 
-type WorkerCounts = CatalogSnapshot["workerIds"][number];
-type SequenceCounts = CatalogSnapshot["sequences"][number];
+type WorkerCounts = MetricsSnapshot["workerIds"][number];
+type SequenceCounts = MetricsSnapshot["sequences"][number];
 
 /** The counters each worker ID has: name, help, value. */
 const WORKER_COUNTERS: [string, string, (w: WorkerCounts) => number][] = [
@@ -53,38 +56,42 @@ const WORKER_COUNTERS: [string, string, (w: WorkerCounts) => number][] = [
 ];
 
 /** Each sequence's families: name, type, help, value (null: no sample). */
-const SEQUENCE_FAMILIES: [string, Family["type"], string, (s: SequenceCounts) => number | null][] =
+const SEQUENCE_FAMILIES: [
+	string,
+	Family["type"],
+	string,
+	(s: SequenceCounts) => number | string | null,
+][] = [
 	[
-		[
-			"edge_ids_sequence_issued_total",
-			"counter",
-			"Numbers issued by the named sequence, in every period.",
-			(s) => s.issued,
-		],
-		[
-			"edge_ids_sequence_requests_total",
-			"counter",
-			"Calls that took numbers from the named sequence's object.",
-			(s) => s.requests,
-		],
-		[
-			"edge_ids_sequence_next",
-			"gauge",
-			"The next number the named sequence gives in its current period.",
-			(s) => (s.next === null ? null : Number(s.next)),
-		],
-		[
-			"edge_ids_sequence_last_issued_timestamp_seconds",
-			"gauge",
-			"Unix time of the named sequence's last call that issued numbers.",
-			(s) => (s.lastIssuedAtMs === null ? null : s.lastIssuedAtMs / 1000),
-		],
-	];
+		"edge_ids_sequence_issued_total",
+		"counter",
+		"Numbers issued by the named sequence, in every period.",
+		(s) => s.issued,
+	],
+	[
+		"edge_ids_sequence_requests_total",
+		"counter",
+		"Calls that took numbers from the named sequence's object.",
+		(s) => s.requests,
+	],
+	[
+		"edge_ids_sequence_next",
+		"gauge",
+		"The next number the named sequence gives in its current period.",
+		(s) => s.next,
+	],
+	[
+		"edge_ids_sequence_last_issued_timestamp_seconds",
+		"gauge",
+		"Unix time of the named sequence's last call that issued numbers.",
+		(s) => (s.lastIssuedAtMs === null ? null : s.lastIssuedAtMs / 1000),
+	],
+];
 
-export function prometheusText(snapshot: CatalogSnapshot, layoutYearsLeft: number): string {
+export function prometheusText(snapshot: MetricsSnapshot, layoutYearsLeft: number): string {
 	const perWorker = (name: string, pick: (w: WorkerCounts) => number) =>
 		snapshot.workerIds.map((w) => `${name}{worker_id="${w.workerId}"} ${pick(w)}`);
-	const perSequence = (name: string, pick: (s: SequenceCounts) => number | null) =>
+	const perSequence = (name: string, pick: (s: SequenceCounts) => number | string | null) =>
 		snapshot.sequences.flatMap((s) => {
 			const value = pick(s);
 			return value === null ? [] : [`${name}{sequence="${labelValue(s.name)}"} ${value}`];
@@ -107,6 +114,21 @@ export function prometheusText(snapshot: CatalogSnapshot, layoutYearsLeft: numbe
 		),
 		...SEQUENCE_FAMILIES.map(([name, type, help, pick]) =>
 			family(name, type, help, perSequence(name, pick)),
+		),
+		family("edge_ids_sequences", "gauge", "Named sequences in the catalog shards.", [
+			`edge_ids_sequences ${snapshot.totals.sequences}`,
+		]),
+		family(
+			"edge_ids_sequences_issued_total",
+			"counter",
+			"Numbers issued by every named sequence (each shard's sum, at most a minute behind).",
+			[`edge_ids_sequences_issued_total ${snapshot.totals.sequencesIssued}`],
+		),
+		family(
+			"edge_ids_sequences_requests_total",
+			"counter",
+			"Calls that issued numbers, of every named sequence (each shard's sum).",
+			[`edge_ids_sequences_requests_total ${snapshot.totals.sequenceRequests}`],
 		),
 		family("edge_ids_leases_held", "gauge", "Worker IDs held by a lease holder.", [
 			`edge_ids_leases_held ${held}`,

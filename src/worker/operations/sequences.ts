@@ -33,7 +33,7 @@ import type {
 import type { Config } from "../config/config";
 import { DEFAULT_HISTORY_MINUTES } from "../contracts/ops";
 import { serviceError, withStatus } from "../errors";
-import { askCatalog } from "../object/catalog-calls";
+import { askCatalog, directoryStub, shardStub } from "../object/catalog-calls";
 import type {
 	CreateResult,
 	HistoryResult,
@@ -82,12 +82,13 @@ export function advanceInput(input: { name: string; to: number | string }): Sequ
 
 /**
  * Creates a sequence (`created`: answer 201), or finds it with the same settings (200); else `sequence_exists`.
- * Either success records the name in the fleet catalog before answering (again is a
- * no-op). The sequence exists once its object answered, so a catalog that cannot take
- * the name (unreachable, or failing) changes nothing the caller is told: the create
- * answers its status all the same, the failure is one log line, and the catalog
- * catches up from the object's first report, which its create scheduled (within a
- * minute), or from a create again. Never a 500 or 503 for a sequence that exists.
+ * Either success records the name in the catalog's directory and its shard before
+ * answering (again is a no-op). The sequence exists once its object answered, so a
+ * catalog that cannot take the name (unreachable, or failing) changes nothing the
+ * caller is told: the create answers its status all the same, the failure is one log
+ * line, and the catalog catches up from the object's first report, which its create
+ * scheduled (a shard that hears of a name first by a report lists it), or from a
+ * create again. Never a 500 or 503 for a sequence that exists.
  */
 export async function createSequence(
 	env: Env,
@@ -101,10 +102,21 @@ export async function createSequence(
 		throw isRetired(error) ? withStatus(error, 409) : error;
 	});
 	const createdAtMs = Date.parse(status.created);
+	// The directory lists the name; its shard holds its counts (the first report would
+	// make that row too). Neither takes the other's writes: a create never queues behind
+	// reports, which go to the shards only.
+	const listed = { ...status.settings };
 	try {
-		await askCatalog(env, (catalog) =>
-			catalog.registerSequence(name, { ...status.settings }, createdAtMs),
-		);
+		await Promise.all([
+			askCatalog(
+				() => directoryStub(env),
+				(directory) => directory.registerSequence(name, listed, createdAtMs),
+			),
+			askCatalog(
+				() => shardStub(env, name),
+				(shard) => shard.addSequence(name, listed, createdAtMs),
+			),
+		]);
 	} catch (error) {
 		console.error(
 			JSON.stringify({
@@ -239,7 +251,7 @@ export async function sequenceHistory(
 /**
  * Retires a sequence for good (`confirm` was checked to be its name): its last status,
  * with `retiredAt`; the same again when it was retired already. Its object keeps only a
- * tombstone; the catalog drops it (a failed write answers 503, and the retry, finding
+ * tombstone; the catalog's directory and the name's shard drop it (a failed write answers 503, and the retry, finding
  * it retired, writes it again). Pooled: this isolate's buffer is dropped at once;
  * another isolate's stops at its next segment fetch (refused), and hands out numbers
  * of a segment it took before the retire for at most POOL_MAX_AGE_MS after it.
@@ -253,25 +265,30 @@ export async function retireSequence(
 	const { status } = await callSequence<RetireResult>(env, name, (stub) => stub.retire(name));
 	pools.forget(name);
 	const { issued, requests, retiredAt } = status;
-	await askCatalog(env, (catalog) =>
-		catalog.retireSequence({
-			name,
-			retiredAtMs: Date.parse(retiredAt ?? ""),
-			issued: Number(issued),
-			requests,
-		}),
-	);
+	const retired = { name, retiredAtMs: Date.parse(retiredAt ?? ""), issued, requests };
+	// The directory stops listing the name; its shard drops its row and keeps its counts.
+	await Promise.all([
+		askCatalog(
+			() => directoryStub(env),
+			(directory) => directory.retireSequence(retired),
+		),
+		askCatalog(
+			() => shardStub(env, name),
+			(shard) => shard.retireInShard(retired),
+		),
+	]);
 	return status;
 }
 
-/** A page of the names created, in name order, from the fleet catalog; `cursor` is null on the last page. */
+/** A page of the names created (starting with `prefix`, if given), in name order, from the catalog's directory; `cursor` is null on the last page. */
 export async function listSequences(
 	env: Env,
-	input: { limit?: number; cursor?: string },
+	input: { limit?: number; cursor?: string; prefix?: string },
 ): Promise<SequenceList> {
 	const limit = input.limit ?? DEFAULT_LIST_LIMIT;
-	const { names, more } = await askCatalog(env, (catalog) =>
-		catalog.sequenceNames(input.cursor ?? null, limit),
+	const { names, more } = await askCatalog(
+		() => directoryStub(env),
+		(directory) => directory.sequenceNames(input.cursor ?? null, limit, input.prefix ?? ""),
 	);
 	return { type: "sequence-list", names, cursor: more ? (names.at(-1) ?? null) : null };
 }

@@ -15,6 +15,7 @@ import type {
 	DecodeOptions,
 	FleetLeases,
 	FleetStats,
+	FleetStatsOptions,
 	IdRange,
 	IdServiceRpc,
 	LayoutInfo,
@@ -60,7 +61,11 @@ import {
 	releaseContract,
 	renewContract,
 } from "../contracts/leases";
-import { sequenceHistoryContract, statsHistoryContract } from "../contracts/ops";
+import {
+	fleetStatsContract,
+	sequenceHistoryContract,
+	statsHistoryContract,
+} from "../contracts/ops";
 import {
 	advanceContract,
 	createContract,
@@ -194,10 +199,14 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		);
 	}
 
-	/** Every worker ID that has issued and every sequence, with their counts, and the layout's end. */
-	async fleetStats(): Promise<FleetStats> {
+	/** A page of the worker IDs that have issued, then of the sequences, with counts, the fleet's totals and the layout's end. */
+	async fleetStats(options: FleetStatsOptions = {}): Promise<FleetStats> {
 		return rpcCall(this.env, "fleetStats", { kind: "fleet-stats" }, async (config) =>
-			(await opsOperations()).fleetStats(this.env, config),
+			(await opsOperations()).fleetStats(
+				this.env,
+				config,
+				rpcArgs(fleetStatsContract, config, options),
+			),
 		);
 	}
 

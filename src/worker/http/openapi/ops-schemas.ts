@@ -54,7 +54,10 @@ export function opsAnswerSchemas() {
 					.string()
 					.nullable()
 					.describe("The next number, as decimal text; null until reported, or once exhausted"),
-				issued: z.number().int().describe("Numbers issued, in every period"),
+				issued: z
+					.string()
+					.regex(/^[0-9]+$/)
+					.describe("Numbers issued, in every period, as decimal text (it may pass 2^53)"),
 				requests: z.number().int().describe("Calls that issued numbers"),
 				lastIssuedAtMs: unixMs.nullable(),
 				period: z.string().nullable().describe("The current period; null without a reset"),
@@ -63,6 +66,25 @@ export function opsAnswerSchemas() {
 					.describe("When the sequence's object last reported (at most a minute after a change)"),
 			}),
 		),
+		totals: z
+			.object({
+				workerIds: z.number().int().describe("Worker IDs that have issued"),
+				issued: z.number().int().describe("Snowflake IDs they issued"),
+				requests: z.number().int(),
+				sequences: z.number().int().describe("Named sequences in the catalog's shards"),
+				sequencesIssued: z
+					.string()
+					.regex(/^[0-9]+$/)
+					.describe("Numbers they issued, as decimal text"),
+				sequenceRequests: z.number().int(),
+			})
+			.describe(
+				"The whole fleet, on every page (the sequences' sums at most a minute behind their rows)",
+			),
+		cursor: z
+			.string()
+			.nullable()
+			.describe("Pass as `cursor` for the next page; null on the last page"),
 		layout: z.object({
 			exhaustsAt: z.string().describe("The layout's last instant (ISO 8601)"),
 			exhaustsAtMs: unixMs,

@@ -5,6 +5,7 @@
  * needs the token when API_TOKEN is set, like every route.
  *
  *   GET /leases                       → { leases: [{ workerId, holder, state, … }], serverNowMs }
+ *   GET /stats?limit=100&cursor=…     → { workerIds, sequences, totals, cursor, layout, serverNowMs }
  *   GET /stats/7/history?minutes=60   → { workerId: 7, minutes: 60, history: [{ minute, issued, … }] }
  */
 
@@ -26,7 +27,7 @@ export const opsRoutes = routeGroup<AppEnv>()
 	.get("/stats", readRequest(http.fleetStats), async (c) => {
 		noteAsked(c, { kind: "fleet-stats" });
 		const { fleetStats } = await opsOperations();
-		return c.json(await fleetStats(c.env, c.var.config), 200, NO_STORE);
+		return c.json(await fleetStats(c.env, c.var.config, c.req.valid("json")), 200, NO_STORE);
 	})
 	.get("/stats/history", readRequest(http.fleetHistory), async (c) => {
 		noteAsked(c, { kind: "stats-history" });

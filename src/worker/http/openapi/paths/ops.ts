@@ -30,9 +30,10 @@ export const opsOperations = [
 		method: "get",
 		path: "/stats",
 		input: http.fleetStats,
-		summary: "Every worker ID that has issued and every sequence, with their counts",
+		summary:
+			"A page of the worker IDs that have issued, then of the sequences, with counts and the fleet's totals",
 		description:
-			"One request to the fleet catalog, one row per worker ID and per sequence; their counts are at most a minute old. Also the layout's last instant.",
+			"At most `limit` rows (default 100, at most 1000): worker IDs in ID order, then sequences in catalog order (by shard, then name), each row's counts within two minutes of its object's; the fleet's totals and the layout's last instant on every page. Pass `cursor` from the answer for the next page (null on the last). A page is one request to the catalog's root, and once it reaches the sequences one to its directory and at most 64 to its shards. Largest answer: ~0.45 KB a row, ~450 KB at limit=1000.",
 		ok: "fleetStatsSchema",
 	}),
 	operation({
@@ -55,9 +56,10 @@ export const opsOperations = [
 		method: "get",
 		path: "/metrics",
 		input: http.metrics,
-		summary: "Counters per worker ID and sequence, leases held, the layout's years left",
+		summary:
+			"Fleet totals, counters per worker ID and for the busiest sequences, leases held, the layout's years left",
 		description:
-			"Prometheus text exposition format (0.0.4). One request to the fleet catalog per scrape, one line per worker ID (or sequence) and counter.",
+			"Prometheus text exposition format (0.0.4). One request to the catalog's root per scrape: the fleet's totals, one line per worker ID and counter, and per-sequence lines for the METRICS_SEQUENCES (default 100) sequences with the most calls among those that issued in the last hour. Counts above 2^53 are written in full; a Prometheus server keeps them as floats (read `GET /sequences/{name}` for the exact value).",
 		text: "Prometheus text exposition format",
 	}),
 ];

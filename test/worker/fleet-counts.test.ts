@@ -190,7 +190,10 @@ describe("the catalog's merge of worker ID reports", () => {
 			const tables = new CatalogTables(state.storage.sql);
 			tables.report(report(2_000, 5), Date.now());
 			tables.report(report(101, 2), Date.now()); // a report from before a restart
-			return { workerIds: tables.workerIds(), fleet: tables.fleetHistory(minute) };
+			return {
+				workerIds: tables.workerIdsAfter(null, 10).workerIds,
+				fleet: tables.fleetHistory(minute),
+			};
 		});
 		expect(rows.workerIds).toEqual([
 			expect.objectContaining({ workerId: 9, issued: 2_000, requests: 5, refusals: 1 }),

@@ -51,6 +51,8 @@ describe("a retired sequence in the fleet view", () => {
 		expect((await call(`/sequences/${name}/next?count=4`)).status).toBe(200);
 		clock.time += 60_000;
 		expect(await runDurableObjectAlarm(sequenceStub(name))).toBe(true); // its report
+		// Its shard's summary to the root, which /metrics reads.
+		expect(await runDurableObjectAlarm(shardStub(env, name))).toBe(true);
 		expect(await shownIn(name)).toEqual(["list", "stats", "metrics"]);
 
 		const retired = await callJson<SequenceStatus>(
@@ -58,6 +60,8 @@ describe("a retired sequence in the fleet view", () => {
 			json("DELETE", { confirm: name }),
 		);
 		expect(retired.status).toBe(200);
+		// The shard sends the root its summary without it within the minute.
+		expect(await runDurableObjectAlarm(shardStub(env, name))).toBe(true);
 		expect(await shownIn(name)).toEqual([]);
 
 		// A report sent before the retire, arriving after it, and a create's write likewise.

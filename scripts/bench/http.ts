@@ -131,7 +131,7 @@ async function main() {
 	);
 	if (values.var.length > 0) console.log(`wrangler vars: ${values.var.join(" ")}`);
 	const service = await startService();
-	const peer = await startPeerProcess("scripts/bench/peer-server.ts", (port) => [`${port}`]);
+	const peer = await startPeerProcess("scripts/bench/peer-server.ts", ["0"]);
 	const rows: Row[] = [];
 	// Worker ID 1's object, counted from before the first round to after the last.
 	type Counts = { leaseWrites: number; issued: number; maxLeadMs: number; rolloverWaits: number };

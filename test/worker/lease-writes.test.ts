@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant } from "../../src/wire";
-import { restart, snowflakeStub, useTestClock } from "./helpers";
+import { restart, useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
 import { recordWrites, writesOf } from "./storage-writes";
 

@@ -236,6 +236,13 @@ describe("base32 refusals, word for word", () => {
 		expect(() => parseSnowflakeBase32("order_1bfhk")).toThrow(
 			expect.objectContaining({ detail: expect.stringContaining("Snowflake in base32") }),
 		);
+		expect(() => parseSnowflakeBase32("Order_1asd13xh1f800")).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail:
+					"a Snowflake in base32's prefix (before the last _) must be at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), and without a prefix there is no _; got \"Order\"",
+			}),
+		);
 	});
 
 	it("name the format asked for, quoted when it is text", () => {

@@ -161,20 +161,20 @@ describe("HeldLease", () => {
 		it("a regression after IDs (the first at the floor, or above): the last ID lies ahead, by the tick after it", async () => {
 			const lastId = (ms: number) =>
 				`worker ID 7's last ID lies ${ms} ms ahead of the service's clock (this holder had followed a service clock that stepped ahead, then back; IDs only go up), more than the 500 ms one call waits; retry then`;
-			const atFloor = await leaseAt(1_000);
-			expect(atFloor.lastTick()).toBe(1_000);
-			expect(atFloor.explained(regression, 0, 500)).toMatchObject({
-				code: "overloaded",
-				retryAfterSeconds: 2,
-				detail: lastId(1_001),
-			});
-			const above = await leaseAt(5_000);
-			expect(above.lastTick()).toBe(5_000);
-			expect(above.explained(regression, 2_000, 500)).toMatchObject({
-				code: "overloaded",
-				retryAfterSeconds: 4,
-				detail: lastId(3_001),
-			});
+			// [first ID's tick, clock now, ms ahead, Retry-After]: at the floor, and above it.
+			const cases = [
+				[1_000, 0, 1_001, 2],
+				[5_000, 2_000, 3_001, 4],
+			] as const;
+			for (const [issuedAt, now, aheadMs, retryAfterSeconds] of cases) {
+				const lease = await leaseAt(issuedAt);
+				expect(lease.lastTick()).toBe(issuedAt);
+				expect(lease.explained(regression, now, 500)).toMatchObject({
+					code: "overloaded",
+					retryAfterSeconds,
+					detail: lastId(aheadMs),
+				});
+			}
 		});
 	});
 });

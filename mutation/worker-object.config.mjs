@@ -27,7 +27,7 @@ process.env.MUTATION_TESTS ??= [
 
 export default area(
 	"worker-object",
-	// snowflake-do.ts belongs here too; its run did not fit the time yet (docs/TESTING.md).
+	// snowflake-worker.ts belongs here too; its run did not fit the time yet (docs/TESTING.md).
 	["src/worker/object/worker-id-storage.ts"],
 	70,
 	{ ignoreStatic: true, timeoutMS: 20_000 },

@@ -11,27 +11,19 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import {
-	SnowflakeGenerator,
-	SnowflakeLayout,
-	systemClock,
-	TWITTER_LAYOUT,
-} from "../../src/ids/index";
-import { millions, option, type Round, ratio, round, summary } from "../lib/ceiling-rounds";
+	bareGenerator,
+	millions,
+	type Round,
+	ratio,
+	round,
+	roundOptions,
+	summary,
+} from "../lib/ceiling-rounds";
 
-const rounds = Math.max(3, Math.floor(option("rounds", 5)));
-const seconds = option("seconds", 2);
+const { rounds, seconds } = roundOptions();
 
 /** A fresh generator per round, as a fresh process would have. */
-function fresh(): SnowflakeGenerator {
-	return new SnowflakeGenerator({
-		layout: new SnowflakeLayout(TWITTER_LAYOUT),
-		workerId: 7,
-		clock: systemClock,
-		maxBackwardMs: 1_000,
-		leaseMs: 1_000,
-		persistMark: () => {}, // in process: no storage (a Durable Object writes once per lease)
-	});
-}
+const fresh = () => bareGenerator();
 
 console.log(
 	`await gen.next(1), system clock, Twitter layout, one worker ID: node ${process.version}, ${availableParallelism()} cores, ${rounds} rounds of ${seconds} s, load average ${loadavg()[0]?.toFixed(2)}`,

@@ -56,50 +56,34 @@ interface Scenario {
 	headers?: Record<string, string>;
 }
 
+/** A scenario: `path` on `target`, named by its path and `note`. */
+const scenario = (
+	target: Scenario["target"],
+	path: string,
+	idsPerRequest: number,
+	note = "",
+	headers?: Record<string, string>,
+): Scenario => ({
+	name: `${target === "peer" ? "peer " : ""}${path}${note && ` ${note}`}`,
+	target,
+	path,
+	idsPerRequest,
+	...(headers ? { headers } : {}),
+});
+
 const scenarios: Scenario[] = [
-	{ name: "/health", target: "edge-ids", path: "/health", idsPerRequest: 0 },
-	{ name: "/snowflake/1", target: "edge-ids", path: "/snowflake/1", idsPerRequest: 1 },
-	{ name: "/snowflake (auto, pooled)", target: "edge-ids", path: "/snowflake", idsPerRequest: 1 },
-	{
-		name: "/snowflake/1?count=10000",
-		target: "edge-ids",
-		path: "/snowflake/1?count=10000",
-		idsPerRequest: 10_000,
-	},
-	{
-		name: "/snowflake?count=10000 (auto)",
-		target: "edge-ids",
-		path: "/snowflake?count=10000",
-		idsPerRequest: 10_000,
-	},
-	{
-		name: "/snowflake/1?count=10000 text/plain",
-		target: "edge-ids",
-		path: "/snowflake/1?count=10000",
-		idsPerRequest: 10_000,
-		headers: { accept: "text/plain" },
-	},
-	{
-		name: "/snowflake/2/blocks?count=1000000",
-		target: "edge-ids",
-		path: "/snowflake/2/blocks?count=1000000",
-		idsPerRequest: 1_000_000,
-	},
-	{
-		name: "/snowflake/blocks?count=1000000 (auto)",
-		target: "edge-ids",
-		path: "/snowflake/blocks?count=1000000",
-		idsPerRequest: 1_000_000,
-	},
-	{ name: "/ulid", target: "edge-ids", path: "/ulid", idsPerRequest: 1 },
-	{ name: "peer /health", target: "peer", path: "/health", idsPerRequest: 0 },
-	{ name: "peer /snowflake", target: "peer", path: "/snowflake", idsPerRequest: 1 },
-	{
-		name: "peer /snowflake?count=10000",
-		target: "peer",
-		path: "/snowflake?count=10000",
-		idsPerRequest: 10_000,
-	},
+	scenario("edge-ids", "/health", 0),
+	scenario("edge-ids", "/snowflake/1", 1),
+	scenario("edge-ids", "/snowflake", 1, "(auto, pooled)"),
+	scenario("edge-ids", "/snowflake/1?count=10000", 10_000),
+	scenario("edge-ids", "/snowflake?count=10000", 10_000, "(auto)"),
+	scenario("edge-ids", "/snowflake/1?count=10000", 10_000, "text/plain", { accept: "text/plain" }),
+	scenario("edge-ids", "/snowflake/2/blocks?count=1000000", 1_000_000),
+	scenario("edge-ids", "/snowflake/blocks?count=1000000", 1_000_000, "(auto)"),
+	scenario("edge-ids", "/ulid", 1),
+	scenario("peer", "/health", 0),
+	scenario("peer", "/snowflake", 1),
+	scenario("peer", "/snowflake?count=10000", 10_000),
 ];
 
 interface Row {
@@ -131,7 +115,7 @@ async function main() {
 	);
 	if (values.var.length > 0) console.log(`wrangler vars: ${values.var.join(" ")}`);
 	const service = await startService();
-	const peer = await startPeerProcess("scripts/bench/peer-server.ts", (port) => [`${port}`]);
+	const peer = await startPeerProcess("scripts/bench/peer-server.ts", ["0"]);
 	const rows: Row[] = [];
 	// Worker ID 1's object, counted from before the first round to after the last.
 	type Counts = { leaseWrites: number; issued: number; maxLeadMs: number; rolloverWaits: number };

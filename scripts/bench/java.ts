@@ -17,7 +17,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { LIMIT_IDS_PER_S, option } from "../lib/ceiling-rounds";
+import { LIMIT_IDS_PER_S, roundOptions } from "../lib/ceiling-rounds";
 import { buildJava, javaMissing } from "../lib/java-build";
 import { startBundledService } from "../lib/miniflare-service";
 
@@ -35,8 +35,7 @@ if (missing) {
 	console.error(missing);
 	process.exit(1);
 }
-const rounds = Math.max(3, Math.floor(option("rounds", 5)));
-const seconds = option("seconds", 2);
+const { rounds, seconds } = roundOptions();
 const urlAt = process.argv.indexOf("--url");
 const classes = buildJava();
 const service =

@@ -19,21 +19,20 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { createLeasedGenerator, idsClient } from "../../src/client/index";
+import { LeaseHolder, systemClock } from "../../src/ids/index";
 import {
-	LeaseHolder,
-	SnowflakeGenerator,
-	SnowflakeLayout,
-	systemClock,
-	TWITTER_LAYOUT,
-} from "../../src/ids/index";
-import { option, type Round, round, summary } from "../lib/ceiling-rounds";
+	bareGenerator,
+	LAYOUT as layout,
+	type Round,
+	round,
+	roundOptions,
+	summary,
+} from "../lib/ceiling-rounds";
 import { startBundledService } from "../lib/miniflare-service";
 
-const rounds = Math.max(3, Math.floor(option("rounds", 5)));
-const seconds = option("seconds", 2);
+const { rounds, seconds } = roundOptions();
 
 const urlAt = process.argv.indexOf("--url");
-const layout = new SnowflakeLayout(TWITTER_LAYOUT);
 // A running service lending worker IDs (`--url`), else the bundle in Miniflare.
 const service =
 	urlAt >= 0
@@ -51,14 +50,7 @@ const counted = {
 };
 const benchStarted = performance.now();
 try {
-	const bare = new SnowflakeGenerator({
-		layout,
-		workerId: 7,
-		clock: systemClock,
-		maxBackwardMs: 1_000,
-		leaseMs: 1_000,
-		persistMark: () => {},
-	});
+	const bare = bareGenerator();
 	const leased = await createLeasedGenerator({ source: counted, holder: "bench:leased" });
 	// The same holder as createLeasedGenerator's, without a process ID to compare.
 	const unchecked = new LeaseHolder({
@@ -148,14 +140,7 @@ async function fastPathCost(times: number) {
 	const unchecked = host(undefined);
 	await leased.start();
 	await unchecked.start();
-	const bare = new SnowflakeGenerator({
-		layout,
-		workerId: 7,
-		clock: { now: reading, sleep: async () => {} },
-		maxBackwardMs: 1_000,
-		leaseMs: 2 ** 30,
-		persistMark: () => {},
-	});
+	const bare = bareGenerator({ now: reading, sleep: async () => {} }, 2 ** 30);
 	const variants = {
 		bare: () => bare.next(1),
 		leased: () => leased.next(1),

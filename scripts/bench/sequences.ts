@@ -179,9 +179,9 @@ async function main() {
 		BASELINE_CONFIG,
 		{ persistTo: join(storageDir, "baseline") },
 	);
-	const peer = await startPeerProcess("scripts/bench/leaf-segment-peer.ts", (port) => [
+	const peer = await startPeerProcess("scripts/bench/leaf-segment-peer.ts", [
 		"--port",
-		`${port}`,
+		"0",
 		"--db",
 		join(storageDir, "leaf.sqlite"),
 	]);

@@ -1,8 +1,10 @@
 /**
  * Keeps the layer map of docs/ARCHITECTURE.md true: every source file under src/
  * belongs to one layer of the map, imports only from its own layer and the layers
- * the map lets it import, and no import cycle exists — type-only imports included,
- * since a cycle of types is still a knot a reader has to untie.
+ * the map lets it import, and no import cycle exists, in src/, scripts/ or test/
+ * (whose files are not layered: they may import any of src/, which never imports
+ * them) — type-only imports included, since a cycle of types is still a knot a
+ * reader has to untie.
  *
  *   npm run check            (runs this among the static checks)
  *   tsx scripts/check/imports.ts [--map docs/ARCHITECTURE.md]
@@ -115,8 +117,19 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
 	return cycles;
 }
 
-/** What breaks the map in `graph` (file → the files it imports, paths under `root`). */
-export function problemsOf(layers: Layer[], graph: Map<string, string[]>, root: string): string[] {
+/** The folders checked for cycles only, outside the layer map (paths under the root). */
+export const UNLAYERED = ["scripts/", "test/"];
+
+/**
+ * What breaks the map in `graph` (file → the files it imports, paths under `root`):
+ * files under an `unlayered` folder are checked for cycles only.
+ */
+export function problemsOf(
+	layers: Layer[],
+	graph: Map<string, string[]>,
+	root: string,
+	unlayered: readonly string[] = UNLAYERED,
+): string[] {
 	const layerOf = (file: string) => {
 		const rel = relative(root, file);
 		let best: Layer | undefined;
@@ -131,16 +144,24 @@ export function problemsOf(layers: Layer[], graph: Map<string, string[]>, root: 
 	};
 	const problems: string[] = [];
 	for (const [file, imports] of graph) {
+		if (unlayered.some((folder) => relative(root, file).startsWith(folder))) continue;
 		const from = layerOf(file);
 		if (!from) {
 			problems.push(`${relative(root, file)} is in no layer of the map`);
 			continue;
 		}
 		for (const target of imports) {
+			const rel = relative(root, target);
+			if (unlayered.some((folder) => rel.startsWith(folder))) {
+				problems.push(
+					`${relative(root, file)} (${from.name}) imports ${rel}; src/ never imports ${rel.split("/")[0]}/`,
+				);
+				continue;
+			}
 			const to = layerOf(target);
 			if (!to || to === from || from.mayImport.has(to.name)) continue;
 			problems.push(
-				`${relative(root, file)} (${from.name}) imports ${relative(root, target)} (${to.name}); ${from.name} may import ${[...from.mayImport].join(", ") || "nothing"}`,
+				`${relative(root, file)} (${from.name}) imports ${rel} (${to.name}); ${from.name} may import ${[...from.mayImport].join(", ") || "nothing"}`,
 			);
 		}
 	}
@@ -164,7 +185,7 @@ function main(): number {
 		console.error(`check-imports: ${values.map}: ${layers}`);
 		return 1;
 	}
-	const files = sourceFiles(join(root, "src"));
+	const files = ["src", ...UNLAYERED].flatMap((folder) => sourceFiles(join(root, folder)));
 	const problems = problemsOf(layers, new Map(files.map((file) => [file, importsOf(file)])), root);
 	for (const problem of problems) console.error(`check-imports: ${problem}`);
 	return problems.length === 0 ? 0 : 1;

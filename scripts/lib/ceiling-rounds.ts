@@ -1,18 +1,50 @@
 /**
  * What the in-process ceiling benchmarks share (bench:ceiling, bench:leased): their
  * options, a timed round of `await next(1)` that checks every ID is above the one
- * before it, and the summary of rounds as a ratio to the layout's limit.
+ * before it, the summary of rounds as a ratio to the layout's limit, and the bare
+ * generator they measure against.
  */
+import {
+	type Clock,
+	SnowflakeGenerator,
+	SnowflakeLayout,
+	systemClock,
+	TWITTER_LAYOUT,
+} from "../../src/ids/index";
+
+/** The layout measured: Twitter's. */
+export const LAYOUT = new SnowflakeLayout(TWITTER_LAYOUT);
+
+/**
+ * A generator for worker ID 7 with no storage (in process; a Durable Object writes
+ * once per lease): `leaseMs` how far each mark leads, which only a test of the fast
+ * path sets far out.
+ */
+export function bareGenerator(clock: Clock = systemClock, leaseMs = 1_000): SnowflakeGenerator {
+	return new SnowflakeGenerator({
+		layout: LAYOUT,
+		workerId: 7,
+		clock,
+		maxBackwardMs: 1_000,
+		leaseMs,
+		persistMark: () => {},
+	});
+}
 
 /** The Twitter layout's limit for one worker ID: 4,096 IDs per ms. */
 export const LIMIT_IDS_PER_S = 4_096_000;
 
 /** `--name <positive number>` from the command line, else `fallback`. */
-export function option(name: string, fallback: number): number {
+function option(name: string, fallback: number): number {
 	const at = process.argv.indexOf(`--${name}`);
 	const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
 	if (!(value > 0)) throw new Error(`--${name} takes a positive number`);
 	return value;
+}
+
+/** `--rounds` (at least 3, default 5) and `--seconds` per round (default 2). */
+export function roundOptions(): { rounds: number; seconds: number } {
+	return { rounds: Math.max(3, Math.floor(option("rounds", 5))), seconds: option("seconds", 2) };
 }
 
 /** Decimal IDs compare by length, then as text (no BigInt in the loop). */

@@ -50,6 +50,13 @@ export interface DevServerOptions {
 	timeoutMs?: number;
 	/** Called with every chunk wrangler writes (stdout and stderr). Default: kept, shown on failure only. */
 	onOutput?: (text: string) => void;
+	/**
+	 * Picks each free port (the server's, unless `port` is given, and the inspector's).
+	 * Default: `freePort()`, the system's choice. A port picked here can be taken by
+	 * another process before wrangler binds it: a start that fails so is tried again on
+	 * newly picked ports, up to 5 times.
+	 */
+	pickPort?: () => Promise<number>;
 }
 
 /** A running (or stopped, restartable) `wrangler dev`. */
@@ -77,6 +84,10 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const WRANGLER_BIN = join(REPO, "node_modules", "wrangler", "bin", "wrangler.js");
 const TSX_CLI = join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const OUTPUT_KEPT = 8_000;
+/** Starts tried when a picked port is taken before wrangler binds it. */
+const PORT_ATTEMPTS = 5;
+/** What wrangler prints (and exits 1) when its port or its inspector's is taken. */
+const PORT_TAKEN = "Address already in use";
 
 const running = new Set<number>();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -152,11 +163,29 @@ export class WranglerDev implements DevServer {
 		return this.log;
 	}
 
-	/** Starts wrangler and waits until `/health` answers; resolves with the milliseconds that took. */
+	/**
+	 * Starts wrangler and waits until `/health` answers; resolves with the milliseconds that took.
+	 * A picked port taken before wrangler binds it (another process picked it too) is no
+	 * failure: the start is tried again on newly picked ports.
+	 */
 	async start(): Promise<number> {
 		if (this.child) throw new Error("wrangler dev is already running; kill() or stop() it first");
 		const started = Date.now();
-		this.currentPort = this.options.port ?? (await freePort());
+		for (let attempt = 1; ; attempt++) {
+			const outcome = await this.launch();
+			if (outcome === "ready") return Date.now() - started;
+			// A port given by the caller stays taken: trying it again would fail alike.
+			if (attempt >= PORT_ATTEMPTS || this.options.port !== undefined) {
+				throw new Error(`wrangler dev could not bind its ports:\n${this.log}`);
+			}
+		}
+	}
+
+	/** One start on newly picked ports: "ready", or "port taken" when wrangler found one in use. */
+	private async launch(): Promise<"ready" | "port taken"> {
+		const pick = this.options.pickPort ?? freePort;
+		this.currentPort = this.options.port ?? (await pick());
+		this.log = "";
 		const args = [
 			...(this.options.launcher
 				? [TSX_CLI, join(REPO, this.options.launcher)]
@@ -166,7 +195,7 @@ export class WranglerDev implements DevServer {
 			"--port",
 			String(this.currentPort),
 			"--inspector-port", // the default (9229) would collide with any other dev server
-			String(await freePort()),
+			String(await pick()),
 			"--persist-to",
 			this.persistTo,
 			"--log-level",
@@ -203,15 +232,14 @@ export class WranglerDev implements DevServer {
 		while (Date.now() < deadline) {
 			if (child.exitCode !== null || child.signalCode !== null) {
 				await this.end("SIGKILL", 0);
+				if (this.log.includes(PORT_TAKEN)) return "port taken";
 				throw new Error(`wrangler dev exited during startup:\n${this.log}`);
 			}
 			try {
 				const path = this.options.readyPath ?? "/health";
 				const response = await fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(2_000) });
 				const body = (await response.json()) as { status?: string };
-				if (response.ok && (path !== "/health" || body.status === "ok")) {
-					return Date.now() - started;
-				}
+				if (response.ok && (path !== "/health" || body.status === "ok")) return "ready";
 			} catch {
 				// not listening yet
 			}

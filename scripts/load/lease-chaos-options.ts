@@ -1,7 +1,7 @@
 /** The lease chaos run's command line: flags, defaults, bounds and `--help`. */
 import { parseArgs } from "node:util";
 import { javaMissing } from "../lib/java-build";
-import { intOption, UsageError } from "./options";
+import { intOption, RUN_FLAGS, RUN_FLAGS_HELP, runOptions, UsageError } from "./options";
 
 export const HELP = `usage: npm run test:leases -- [options]
   --duration S         seconds of chaos (default 75; with --ids, the time allowed: default 3600)
@@ -31,9 +31,7 @@ export const HELP = `usage: npm run test:leases -- [options]
   --seed N             seed of the chaos (default: random, printed)
   --startup-timeout S  seconds to wait for wrangler dev's /health after each start (default 90)
   --wrangler-config P  run the service from this wrangler config instead of the repository's
-  --json               also print the summary as one JSON line
-  --keep               keep the persist directory
-  --verbose            stream wrangler's output`;
+${RUN_FLAGS_HELP}`;
 
 export interface LeaseChaosOptions {
 	durationS: number;
@@ -98,13 +96,9 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 			"late-rate": { type: "string", default: "0.02" },
 			batch: { type: "string", default: "4096" },
 			"batch-gap-ms": { type: "string", default: "10" },
-			seed: { type: "string" },
 			"startup-timeout": { type: "string", default: "90" },
 			"wrangler-config": { type: "string" },
-			json: { type: "boolean", default: false },
-			keep: { type: "boolean", default: false },
-			verbose: { type: "boolean", default: false },
-			help: { type: "boolean", default: false },
+			...RUN_FLAGS,
 		},
 		strict: true,
 	});
@@ -153,14 +147,8 @@ export function parseLeaseChaosOptions(args: string[]): LeaseChaosOptions | "hel
 		lateRate: rateOption("late-rate", values["late-rate"]),
 		batch: intOption("batch", values.batch, 1, 100_000),
 		batchGapMs: intOption("batch-gap-ms", values["batch-gap-ms"], 0, 1_000),
-		seed:
-			values.seed === undefined
-				? Math.floor(Math.random() * 2 ** 31)
-				: intOption("seed", values.seed, 0, 2 ** 31),
 		startupTimeoutS: intOption("startup-timeout", values["startup-timeout"], 5, 600),
 		wranglerConfig: values["wrangler-config"],
-		json: values.json,
-		keep: values.keep,
-		verbose: values.verbose,
+		...runOptions(values),
 	};
 }

@@ -42,10 +42,11 @@
  * server is started by ./lib/wrangler-dev.ts.
  */
 import { WranglerDev } from "../lib/wrangler-dev";
-import { crashLoop, layoutOf, probeEveryWorkerId, ServerUnderCrashes } from "./crash-loop";
+import { crashLoop, layoutOf, probeEveryWorkerId } from "./crash-loop";
 import { Ledger } from "./ledger";
 import { HELP, type LoadOptions, parseLoadOptions, UsageError } from "./options";
 import { printReport } from "./report";
+import { ServerUnderCrashes } from "./server-under-crashes";
 import { nextBlockOp, nextOp, type Op, prng, send } from "./traffic";
 
 let opts: LoadOptions;

@@ -13,6 +13,11 @@ export const ROUTE_SHARES = {
 export type RouteName = keyof typeof ROUTE_SHARES;
 const ROUTE_NAMES = Object.keys(ROUTE_SHARES) as RouteName[];
 
+/** The help lines of RUN_FLAGS but the seed (whose words say what it seeds). */
+export const RUN_FLAGS_HELP = `  --json               also print the summary as one JSON line
+  --keep               keep the persist directory
+  --verbose            stream wrangler's output`;
+
 export const HELP = `usage: npm run test:load -- [options]
   --duration S         seconds of load (default 20; with --ids, the time allowed: default 3600)
   --ids N              run until N IDs are checked instead (crashes spread over them); at most 10^11
@@ -29,9 +34,7 @@ export const HELP = `usage: npm run test:load -- [options]
   --seed N             seed of the request mix (default: random, printed)
   --startup-timeout S  seconds to wait for /health after each start (default 90)
   --request-timeout S  seconds before a request counts as failed (default 20)
-  --json               also print the summary as one JSON line
-  --keep               keep the persist directory
-  --verbose            stream wrangler's output`;
+${RUN_FLAGS_HELP}`;
 
 export interface LoadOptions {
 	durationS: number;
@@ -113,6 +116,37 @@ function configChanges(raw: string[], crashes: number): Map<number, Record<strin
 	return changes;
 }
 
+/** Flags every run shares: its seed, and what it prints and keeps. */
+export const RUN_FLAGS = {
+	seed: { type: "string" },
+	json: { type: "boolean", default: false },
+	keep: { type: "boolean", default: false },
+	verbose: { type: "boolean", default: false },
+	help: { type: "boolean", default: false },
+} as const;
+
+/** A run's seed: the one given, else a random one (the run prints it, so it can be replayed). */
+export function seedOption(raw: string | undefined): number {
+	return raw === undefined
+		? Math.floor(Math.random() * 2 ** 31)
+		: intOption("seed", raw, 0, 2 ** 31);
+}
+
+/** The options of RUN_FLAGS as parsed. */
+export function runOptions(values: {
+	seed?: string | undefined;
+	json: boolean;
+	keep: boolean;
+	verbose: boolean;
+}) {
+	return {
+		seed: seedOption(values.seed),
+		json: values.json,
+		keep: values.keep,
+		verbose: values.verbose,
+	};
+}
+
 /** The options, or `"help"` when `--help` was asked for. Throws `UsageError` on bad flags. */
 export function parseLoadOptions(args: string[]): LoadOptions | "help" {
 	const { values } = parseArgs({
@@ -128,13 +162,9 @@ export function parseLoadOptions(args: string[]): LoadOptions | "help" {
 			"config-change": { type: "string", multiple: true, default: [] },
 			"worker-ids": { type: "string", default: "0-7" },
 			"max-batch": { type: "string", default: "1000" },
-			seed: { type: "string" },
 			"startup-timeout": { type: "string", default: "90" },
 			"request-timeout": { type: "string", default: "20" },
-			json: { type: "boolean", default: false },
-			keep: { type: "boolean", default: false },
-			verbose: { type: "boolean", default: false },
-			help: { type: "boolean", default: false },
+			...RUN_FLAGS,
 		},
 		strict: true,
 	});
@@ -154,30 +184,8 @@ export function parseLoadOptions(args: string[]): LoadOptions | "help" {
 		startupTimeoutS: intOption("startup-timeout", values["startup-timeout"], 5, 600),
 		requestTimeoutS: intOption("request-timeout", values["request-timeout"], 1, 600),
 		workerIds: workerIdList(values["worker-ids"]),
-		seed:
-			values.seed === undefined
-				? Math.floor(Math.random() * 2 ** 31)
-				: intOption("seed", values.seed, 0, 2 ** 31),
-		json: values.json,
-		keep: values.keep,
-		verbose: values.verbose,
+		...runOptions(values),
 	};
-}
-
-/** Flags every run shares: its seed, and what it prints and keeps. */
-export const RUN_FLAGS = {
-	seed: { type: "string" },
-	json: { type: "boolean", default: false },
-	keep: { type: "boolean", default: false },
-	verbose: { type: "boolean", default: false },
-	help: { type: "boolean", default: false },
-} as const;
-
-/** A run's seed: the one given, else a random one (the run prints it, so it can be replayed). */
-export function seedOption(raw: string | undefined): number {
-	return raw === undefined
-		? Math.floor(Math.random() * 2 ** 31)
-		: intOption("seed", raw, 0, 2 ** 31);
 }
 
 /** A run's options from its command line; prints the help (exit 0) or a usage error with it (exit 2). */

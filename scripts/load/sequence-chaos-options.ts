@@ -1,7 +1,7 @@
 /** The named sequences' chaos run's command line: flags, defaults, bounds and `--help`. */
 import { parseArgs } from "node:util";
 import { rateOption } from "./lease-chaos-options";
-import { intOption, RUN_FLAGS, seedOption } from "./options";
+import { intOption, RUN_FLAGS, RUN_FLAGS_HELP, runOptions } from "./options";
 
 export const HELP = `usage: npm run test:sequences -- [options]
   --duration S         seconds of load (default 35; with --numbers, the time allowed: default 1800)
@@ -24,9 +24,7 @@ export const HELP = `usage: npm run test:sequences -- [options]
   --late-rate R        share held back 0.1-1 s, so they come late and out of order (default 0.03)
   --seed N             seed of the load and the chaos (default: random, printed)
   --startup-timeout S  seconds to wait for wrangler dev after each start (default 120)
-  --json               also print the summary as one JSON line
-  --keep               keep the persist directory
-  --verbose            stream wrangler's output`;
+${RUN_FLAGS_HELP}`;
 
 export interface SequenceChaosOptions {
 	durationS: number;
@@ -94,10 +92,7 @@ export function parseSequenceChaosOptions(args: string[]): SequenceChaosOptions 
 		restarts: intOption("restarts", values.restarts, 0, 50),
 		dropRate: rateOption("drop-rate", values["drop-rate"]),
 		lateRate: rateOption("late-rate", values["late-rate"]),
-		seed: seedOption(values.seed),
 		startupTimeoutS: intOption("startup-timeout", values["startup-timeout"], 5, 600),
-		json: values.json,
-		keep: values.keep,
-		verbose: values.verbose,
+		...runOptions(values),
 	};
 }

@@ -33,7 +33,6 @@ import { readFileSync } from "node:fs";
 import { consumerSessionArgs } from "../lib/consumer-session";
 import { stopOnSignals, stopReported, WranglerDev } from "../lib/wrangler-dev";
 import { type AnswerProxy, startAnswerProxy } from "./answer-proxy";
-import { ServerUnderCrashes } from "./crash-loop";
 import { optionsOrExit } from "./options";
 import {
 	HELP,
@@ -43,6 +42,7 @@ import {
 import { printSequenceChaosReport } from "./sequence-chaos-report";
 import { type ChaosSequence, SequenceClients } from "./sequence-clients";
 import { SequenceLedger } from "./sequence-ledger";
+import { ServerUnderCrashes } from "./server-under-crashes";
 import { soonestMidnight, type ZoneMidnight } from "./soonest-midnight";
 import { prng } from "./traffic";
 

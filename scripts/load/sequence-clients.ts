@@ -10,8 +10,8 @@
  */
 import { createSequenceBuffer, idsClient } from "../../src/client";
 import type { LostAnswer, LostRequest } from "./answer-proxy";
-import type { ServerUnderCrashes } from "./crash-loop";
 import type { CallVia, SequenceLedger, SequenceMode } from "./sequence-ledger";
+import type { ServerUnderCrashes } from "./server-under-crashes";
 
 export interface ChaosSequence {
 	name: string;

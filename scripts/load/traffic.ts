@@ -4,9 +4,10 @@
  * text/plain), the large blocks of the block clients, and the client that sends
  * one request and hands its answer to the ledger.
  */
-import type { ServerUnderCrashes } from "./crash-loop";
+
 import type { Ledger, SnowflakeAnswer } from "./ledger";
 import { ROUTE_SHARES, type RouteName } from "./options";
+import type { ServerUnderCrashes } from "./server-under-crashes";
 
 /** mulberry32: a small seeded PRNG, so a request mix can be replayed with --seed. */
 export function prng(seed: number): () => number {

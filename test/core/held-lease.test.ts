@@ -4,6 +4,7 @@
  * the holder's wait for its calls in flight ends.
  */
 import { describe, expect, it } from "vitest";
+import { IdError } from "../../src/ids/errors";
 import { HeldLease, type SpanGeneratorSettings } from "../../src/ids/leases/holder/held-lease";
 import { ServerClock } from "../../src/ids/leases/holder/server-clock";
 import { SnowflakeLayout } from "../../src/ids/snowflake/layout";
@@ -109,5 +110,71 @@ describe("HeldLease", () => {
 		await Promise.all([first, second]);
 		expect(order).toEqual(["first", "second"]);
 		expect(lease.calls).toBe(0);
+	});
+
+	describe("explains its generator's refusals in the holder's terms", () => {
+		const overloaded = new IdError("overloaded", "queued too long", 1);
+		const regression = new IdError("clock_regression", "the clock is behind the mark", 1);
+		/** Worker 7's lease on a clock the test sets, having issued its first ID at `issuedAt` (or none). */
+		async function leaseAt(issuedAt?: number) {
+			const time = { now: issuedAt ?? 0 };
+			const span = grant({ from: 1_000, to: 31_000, serverNowMs: 1_000 });
+			const lease = new HeldLease(
+				span,
+				layout,
+				1_000,
+				100,
+				settings(() => time.now),
+			);
+			if (issuedAt !== undefined) await lease.generator.next();
+			return lease;
+		}
+
+		it("out of wait budget at or past its to is lease_expired; before it, the refusal as it was", async () => {
+			const lease = await leaseAt();
+			// Only the core's refusals are explained: another error is returned as it is, even
+			// one whose own `code` reads like theirs.
+			for (const code of ["overloaded", "clock_regression"]) {
+				const other = Object.assign(new Error("not an IdError"), { code });
+				expect(lease.explained(other, 40_000, 2_000)).toBe(other);
+			}
+			expect(lease.explained(overloaded, 30_999, 2_000)).toBe(overloaded);
+			expect(lease.explained(overloaded, 31_000, 2_000)).toMatchObject({
+				code: "lease_expired",
+				detail:
+					"worker ID 7's leased span ended at 1970-01-01T00:00:31.000Z (the service's clock) and no renewal extended it within 2000 ms; the service is unreachable or slow: retry shortly",
+			});
+			const unrelated = new IdError("invalid_count", "count must be positive");
+			expect(lease.explained(unrelated, 0, 2_000)).toBe(unrelated);
+		});
+
+		it("a regression before any ID: the span starts ahead, by its floor less the clock", async () => {
+			const lease = await leaseAt();
+			expect(lease.explained(regression, 0, 500)).toMatchObject({
+				code: "overloaded",
+				retryAfterSeconds: 1,
+				detail:
+					"worker ID 7's leased span starts 1000 ms ahead of the service's clock (its last holder released it moments ago, so the span begins after the last one ended), more than the 500 ms one call waits; retry then",
+			});
+		});
+
+		it("a regression after IDs (the first at the floor, or above): the last ID lies ahead, by the tick after it", async () => {
+			const lastId = (ms: number) =>
+				`worker ID 7's last ID lies ${ms} ms ahead of the service's clock (this holder had followed a service clock that stepped ahead, then back; IDs only go up), more than the 500 ms one call waits; retry then`;
+			// [first ID's tick, clock now, ms ahead, Retry-After]: at the floor, and above it.
+			const cases = [
+				[1_000, 0, 1_001, 2],
+				[5_000, 2_000, 3_001, 4],
+			] as const;
+			for (const [issuedAt, now, aheadMs, retryAfterSeconds] of cases) {
+				const lease = await leaseAt(issuedAt);
+				expect(lease.lastTick()).toBe(issuedAt);
+				expect(lease.explained(regression, now, 500)).toMatchObject({
+					code: "overloaded",
+					retryAfterSeconds,
+					detail: lastId(aheadMs),
+				});
+			}
+		});
 	});
 });

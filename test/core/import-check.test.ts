@@ -86,6 +86,34 @@ describe("the layer-map check", () => {
 		).toEqual([]);
 	});
 
+	it("checks scripts/ for cycles only: a script may import any layer, but no circle", () => {
+		expect(
+			problems([
+				["scripts/load/run.ts", ["scripts/load/traffic.ts", "src/top/a.ts", "src/bottom.ts"]],
+				["scripts/load/traffic.ts", ["src/middle/c.ts"]],
+				["src/top/a.ts", []],
+				["src/middle/c.ts", []],
+				["src/bottom.ts", []],
+			]),
+		).toEqual([]);
+		expect(
+			problems([
+				["scripts/load/crash-loop.ts", ["scripts/load/traffic.ts"]],
+				["scripts/load/traffic.ts", ["scripts/load/crash-loop.ts"]],
+			]),
+		).toEqual(["import cycle: scripts/load/crash-loop.ts ↔ scripts/load/traffic.ts"]);
+		// src/ never imports a script; a circle through both is named too.
+		expect(
+			problems([
+				["scripts/a.ts", ["src/bottom.ts"]],
+				["src/bottom.ts", ["scripts/a.ts"]],
+			]),
+		).toEqual([
+			"src/bottom.ts (bottom) imports scripts/a.ts; src/ never imports scripts/",
+			"import cycle: scripts/a.ts ↔ src/bottom.ts",
+		]);
+	});
+
 	it("finds the repository's own map readable", () => {
 		const doc = readFileSync(resolve(import.meta.dirname, "../../docs/ARCHITECTURE.md"), "utf8");
 		expect(typeof readLayerMap(doc)).not.toBe("string");

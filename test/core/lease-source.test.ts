@@ -7,6 +7,7 @@ import { IdError } from "../../src/ids/errors";
 import {
 	checkedGrant,
 	failureCode,
+	failureRetryAfter,
 	layoutChanged,
 	leaseExpired,
 	spanAhead,
@@ -29,6 +30,23 @@ describe("failureCode", () => {
 		expect(failureCode(Object.assign(new Error("lease_lost: x"), { code: 7 }))).toBe("lease_lost");
 		for (const nothing of [null, undefined, "lease_lost: text", 42]) {
 			expect(failureCode(nothing)).toBeUndefined();
+		}
+	});
+});
+
+describe("failureRetryAfter", () => {
+	it("reads the HTTP client's retryAfter, the core's retryAfterSeconds, else an RPC message's tail", () => {
+		expect(failureRetryAfter({ retryAfter: 3 })).toBe(3);
+		expect(failureRetryAfter(new IdError("overloaded", "busy", 2))).toBe(2);
+		expect(failureRetryAfter({ retryAfter: 4, retryAfterSeconds: 9 })).toBe(4);
+		expect(failureRetryAfter({ retryAfter: Number.POSITIVE_INFINITY })).toBeUndefined();
+		expect(failureRetryAfter(new Error("overloaded: busy (retry after 5 s)"))).toBe(5);
+		expect(
+			failureRetryAfter(new Error("overloaded: busy (retry after 5 s) later")),
+		).toBeUndefined();
+		// Whatever else a rejection may be says no wait, and never throws.
+		for (const nothing of [null, undefined, "overloaded (retry after 5 s)", 42]) {
+			expect(failureRetryAfter(nothing)).toBeUndefined();
 		}
 	});
 });

@@ -4,14 +4,11 @@
  * checked; refusals are reported apart, and a run none of whose probes was answered fails.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-	type CrashableServer,
-	probeEveryWorkerId,
-	ServerUnderCrashes,
-} from "../../scripts/load/crash-loop";
+import { probeEveryWorkerId } from "../../scripts/load/crash-loop";
 import { Ledger } from "../../scripts/load/ledger";
 import { parseLoadOptions } from "../../scripts/load/options";
 import { printReport } from "../../scripts/load/report";
+import { type CrashableServer, ServerUnderCrashes } from "../../scripts/load/server-under-crashes";
 import { SnowflakeLayout, TWITTER_LAYOUT } from "../../src/ids/snowflake/layout";
 
 const LAYOUT = new SnowflakeLayout(TWITTER_LAYOUT);

@@ -167,7 +167,7 @@ describe("decode", () => {
 });
 
 describe("formatRunsAs", () => {
-	it("writes the same IDs as the decimal formatter, in base32, across the 30-bit carry", () => {
+	it("writes the same IDs as the decimal formatter, in base32, across a 30-bit boundary between runs", () => {
 		// Sequences 0-4095 of worker 1023 at a tick whose low bits sit just below a 2^30 boundary.
 		const runs = [
 			{ tick: 255, firstSequence: 4000, count: 96 },
@@ -180,6 +180,25 @@ describe("formatRunsAs", () => {
 		const prefixed = formatRunsAs(layout, 1023, runs, { format: "base32", prefix: "order" });
 		expect(prefixed).toEqual(base32.map((text) => `order_${text}`));
 		expect(formatRunsAs(layout, 1023, runs, { format: "decimal", prefix: "" })).toEqual(decimal);
+	});
+
+	it("writes a run up to the last sequence of the widest sequence field (30 bits) without carrying", () => {
+		// The sequence field fills the low 30 bits: a run's last ID has them all set, and
+		// the next tick's run starts the high characters anew.
+		const wide = new SnowflakeLayout({
+			epoch: 0,
+			timeBits: 33,
+			workerBits: 0,
+			sequenceBits: 30,
+			timeUnitMs: 1000,
+		});
+		const runs = [
+			{ tick: 5, firstSequence: 2 ** 30 - 2, count: 2 },
+			{ tick: 6, firstSequence: 0, count: 1 },
+		];
+		const texts = formatRunsAs(wide, 0, runs, { format: "base32", prefix: "" });
+		expect(texts).toEqual(["0000005zzzzzy", "0000005zzzzzz", "0000006000000"]);
+		expect(texts).toEqual(formatRuns(wide, 0, runs).map((id) => snowflakeToBase32(BigInt(id))));
 	});
 
 	it("refuses a run that does not fit the layout, as the decimal formatter does", () => {
@@ -216,6 +235,13 @@ describe("base32 refusals, word for word", () => {
 		);
 		expect(() => parseSnowflakeBase32("order_1bfhk")).toThrow(
 			expect.objectContaining({ detail: expect.stringContaining("Snowflake in base32") }),
+		);
+		expect(() => parseSnowflakeBase32("Order_1asd13xh1f800")).toThrow(
+			expect.objectContaining({
+				code: "invalid_id",
+				detail:
+					"a Snowflake in base32's prefix (before the last _) must be at most 63 characters of a-z and _, starting and ending with a letter (TypeID's ^([a-z]([a-z_]*[a-z])?)?$), and without a prefix there is no _; got \"Order\"",
+			}),
 		);
 	});
 

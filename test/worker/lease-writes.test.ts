@@ -6,39 +6,14 @@
  * writes its life token once more; a refusal writes nothing else. Worker IDs
  * 690-698 are this file's.
  */
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody, LeaseGrant } from "../../src/wire";
-import type { SnowflakeWorker } from "../../src/worker/object/snowflake-worker";
-import { restart, snowflakeStub, useTestClock } from "./helpers";
+import { restart, useTestClock } from "./helpers";
 import { leaseBody, leasesApp, releasePath, renewPath } from "./lease-helpers";
+import { recordWrites, writesOf } from "./storage-writes";
 
 const T = 1_800_000_000_000;
 const leases = leasesApp();
-
-/**
- * The keys the worker ID's current instance writes from now on, in order (a fresh
- * instance's too: this only constructs it, it starts at its first call).
- */
-async function recordWrites(workerId: number): Promise<string[]> {
-	const written: string[] = [];
-	await runInDurableObject(snowflakeStub(workerId), (_i: SnowflakeWorker, state) => {
-		const { kv } = state.storage;
-		const put = kv.put.bind(kv);
-		kv.put = (key: string, value: unknown) => {
-			written.push(key);
-			put(key, value);
-		};
-	});
-	return written;
-}
-
-/** The keys `step` wrote (and empties the record). */
-async function writesOf(written: string[], step: () => Promise<unknown>): Promise<string[]> {
-	written.length = 0;
-	await step();
-	return written.splice(0);
-}
 
 describe("rows written per lease operation", () => {
 	it("a running object: 2 per grant or renewal, 1 per release, 0 per status or refusal", async () => {

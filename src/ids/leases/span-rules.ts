@@ -147,6 +147,7 @@ export function grantSpan(
 	if (from >= layout.tickLimit) return refused(exhausted(terms));
 	const leadMs = layout.msOf(from) - now;
 	if (leadMs > terms.spanMs) return refused(tooFarAhead(terms, leadMs));
+	// Stryker disable next-line ConditionalExpression: without maxLeadMs, leadMs > undefined is false as well
 	if (ask.maxLeadMs !== undefined && leadMs > ask.maxLeadMs) {
 		return refused(
 			new LeaseRefusal(

@@ -155,22 +155,13 @@ export function formatRunsAs(
 	const head = form.prefix ? `${form.prefix}_` : "";
 	const ids: string[] = [];
 	for (const run of runs) {
-		// A run is consecutive IDs: count up in the low 30 bits, carrying into the high 33.
+		// A run is consecutive IDs of one tick: only the sequence counts up, and the sequence
+		// field (at most 30 bits, layout.ts) lies within the low 30 bits, so they never
+		// carry into the high 33 within a run: the high characters are written once.
 		const first = layout.compose({ tick: run.tick, workerId, sequence: run.firstSequence });
-		let high = Number(first >> BigInt(LOW_BITS));
-		let low = Number(first & LOW_MASK);
-		let highText = head + highDigits(high);
-		for (let i = 0; i < run.count; i++) {
-			ids.push(highText + lowDigits(low));
-			// A run stays in one tick, and sequences are at most 30 bits: the low 30 bits carry
-			// only after a run's last ID, so nothing written depends on this block.
-			// Stryker disable next-line BlockStatement: as above
-			if (++low === LOW_LIMIT) {
-				low = 0;
-				// Stryker disable next-line ArithmeticOperator,UpdateOperator: as above
-				highText = head + highDigits(++high);
-			}
-		}
+		const highText = head + highDigits(Number(first >> BigInt(LOW_BITS)));
+		const low = Number(first & LOW_MASK);
+		for (let i = 0; i < run.count; i++) ids.push(highText + lowDigits(low + i));
 	}
 	return ids;
 }

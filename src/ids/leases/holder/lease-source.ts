@@ -181,6 +181,7 @@ export function holderClosed(aborted: boolean): IdError<LeaseHolderErrorCode> {
 
 /** A wait or lead option: a finite number of ms, at least 0. */
 export function checkMs(name: string, value: number): number {
+	// Stryker disable next-line ConditionalExpression: Number.isFinite is false for every value that is no number
 	if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
 	throw new IdError(
 		"invalid_config",

@@ -43,29 +43,40 @@ export async function runHolderProcess(
 ): Promise<Run> {
 	const service = await startFakeLeaseService(script);
 	try {
-		const child = spawn(command, args(service.url));
-		let out = "";
-		let err = "";
-		child.stdout.on("data", (chunk) => {
-			out += chunk;
-		});
-		child.stderr.on("data", (chunk) => {
-			err += chunk;
-		});
-		const status = await new Promise<number | null>((done) => child.on("close", done));
-		expect(err, "the driver's stderr").toBe("");
-		expect(status).toBe(0);
-		const lines = out
-			.trim()
-			.split("\n")
-			.map((line) => JSON.parse(line));
+		const lines = await driverLines<{ stats?: Run["stats"] }>(command, args(service.url));
 		const stats = lines.find((line) => line.stats)?.stats;
 		expect(stats, "the driver's last line").toBeDefined();
 		const calls = lines.filter((line) => !line.stats) as Call[];
-		return { calls, stats, requests: [...service.requests], leaseIds: [...service.leaseIds] };
+		return { calls, stats: stats ?? {}, requests: [...service.requests], leaseIds: [...service.leaseIds] };
 	} finally {
 		await service.close();
 	}
+}
+
+/**
+ * Runs a driver process to its end (not spawnSync: a scripted service may answer from
+ * this very event loop); it must exit silently with status 0. Its stdout's JSON lines.
+ */
+export async function driverLines<T = Record<string, unknown>>(
+	command: string,
+	args: string[],
+): Promise<T[]> {
+	const child = spawn(command, args);
+	let out = "";
+	let err = "";
+	child.stdout.on("data", (chunk) => {
+		out += chunk;
+	});
+	child.stderr.on("data", (chunk) => {
+		err += chunk;
+	});
+	const status = await new Promise<number | null>((done) => child.on("close", done));
+	expect(err, "the driver's stderr").toBe("");
+	expect(status).toBe(0);
+	return out
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line) as T);
 }
 
 export const routes = (run: Run, route: SeenRequest["route"]) =>

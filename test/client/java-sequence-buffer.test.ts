@@ -6,11 +6,11 @@
  * service's refusal passed on with its code, and close() during a hung reserve
  * leaving no thread behind. Skips without javac 17+.
  */
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildJava, JAVA_FLAGS, javaMissing } from "../../scripts/lib/java-build";
+import { driverLines } from "./holder-runs";
 
 type Answer = "hang" | { first: number; last: number } | { status: number; code: string };
 
@@ -55,23 +55,7 @@ async function runBuffer(script: (n: number) => Answer, calls: number, maxWaitMs
 			String(calls),
 			String(maxWaitMs),
 		];
-		// Not spawnSync: the scripted route answers from this very event loop.
-		const child = spawn("java", [...JAVA_FLAGS, ...args]);
-		let out = "";
-		let err = "";
-		child.stdout.on("data", (chunk) => {
-			out += chunk;
-		});
-		child.stderr.on("data", (chunk) => {
-			err += chunk;
-		});
-		const status = await new Promise<number | null>((done) => child.on("close", done));
-		expect(err).toBe("");
-		expect(status).toBe(0);
-		const lines = out
-			.trim()
-			.split("\n")
-			.map((line) => JSON.parse(line));
+		const lines = await driverLines("java", [...JAVA_FLAGS, ...args]);
 		return { lines: lines.slice(0, -1), end: lines.at(-1), reserves } as Outcome;
 	} finally {
 		server.closeAllConnections();

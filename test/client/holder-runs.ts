@@ -47,7 +47,12 @@ export async function runHolderProcess(
 		const stats = lines.find((line) => line.stats)?.stats;
 		expect(stats, "the driver's last line").toBeDefined();
 		const calls = lines.filter((line) => !line.stats) as Call[];
-		return { calls, stats: stats ?? {}, requests: [...service.requests], leaseIds: [...service.leaseIds] };
+		return {
+			calls,
+			stats: stats ?? {},
+			requests: [...service.requests],
+			leaseIds: [...service.leaseIds],
+		};
 	} finally {
 		await service.close();
 	}

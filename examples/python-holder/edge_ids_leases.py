@@ -31,7 +31,7 @@ import urllib.error
 import urllib.request
 import weakref
 
-__version__ = "0.2.0"  # edge-ids' version: npm run check holds it to package.json's
+__version__ = "0.3.0"  # edge-ids' version: npm run check holds it to package.json's
 
 DEFAULT_MAX_WAIT = 2.0  # seconds a call waits at a span's end for a renewal
 BORROW_MS = 5  # how far an issued tick may lead the service's clock (its MAX_BORROW_MS)

@@ -92,14 +92,11 @@ import { trustedEnv } from "./trusted-env";
 /**
  * The service for other Workers, over a service binding:
  * `services = [{ binding = "IDS", service = "edge-ids", entrypoint = "IdService" }]`.
- * Same operations, contracts and values as the HTTP routes: each method reads its
- * arguments through its operation's contract (./contracts/), so a bad value or a name
- * the operation does not take gets HTTP's code and message.
- * Callers through a binding are trusted: no token. A failure rejects with an Error whose message
- * starts with its code, `invalid_count: count must be …`, because only the message
- * survives the RPC boundary; `idErrorCode(error)` in src/client/index.ts reads it back.
- * `fetch` serves the HTTP API too, so the typed HTTP client works over the binding.
- * `IdServiceRpc` (src/wire/index.ts) is these methods as plain types, for callers outside this repo.
+ * The HTTP routes' operations, contracts and values: a bad value gets HTTP's code and
+ * message. Callers through a binding are trusted (no token). A failure rejects with an
+ * Error whose message starts with its code (`invalid_count: …`), since only the message
+ * crosses RPC; `idErrorCode(error)` (src/client) reads it back. `fetch` serves the HTTP
+ * API too. `IdServiceRpc` (src/wire) is these methods as plain types.
  */
 export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, SettledRpc {
 	async snowflake(options: SnowflakeOptions = {}): Promise<SnowflakeIds> {
@@ -153,10 +150,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		);
 	}
 
-	/**
-	 * The tightest `[min, max]` holding every ID of `kind` with a time in `[from, to)`
-	 * (Unix ms or ISO 8601): `WHERE id BETWEEN min AND max`.
-	 */
+	/** The tightest `[min, max]` of every ID of `kind` timed in `[from, to)`: `WHERE id BETWEEN`. */
 	async range(options: RangeOptions): Promise<IdRange> {
 		return rpcCall(this.env, "range", askedNote("range", options), async (config) =>
 			(await formOperations()).idRange(config, rpcArgs(rangeContract, config, options)),
@@ -336,11 +330,7 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 		);
 	}
 
-	/**
-	 * Retires the sequence for good, `confirm` its name again: its last status with
-	 * `retiredAt` (the same once retired). Then every call on the name is
-	 * `sequence_retired`, and the name can never be created again.
-	 */
+	/** Retires the sequence for good (`confirm`: its name again); its last status, `retiredAt` with it. */
 	async retireSequence(name: string, options: RetireSequenceOptions): Promise<SequenceStatus> {
 		return rpcCall(this.env, "retireSequence", { kind: "sequence-retire" }, async (config) =>
 			(await sequenceOperations()).retireSequence(
@@ -368,10 +358,8 @@ export class IdService extends WorkerEntrypoint<Env> implements IdServiceRpc, Se
 	}
 
 	/**
-	 * Any method of this entrypoint, its refusal answered as a value: `{ value }`, or
-	 * `{ error }` with the message it would have rejected with. A rejection never
-	 * crosses here, so workerd reports none as an uncaught exception of the service
-	 * (src/wire/index.ts, `SettledRpc`); the method still writes its own log line.
+	 * Any method, its refusal answered as a value: `{ value }` or `{ error }` (the message).
+	 * No rejection crosses, so workerd reports none as uncaught (`SettledRpc`, src/wire).
 	 */
 	async settle<M extends keyof IdServiceRpc>(
 		method: M,

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class EdgeIds {
     /** The client's version: the edge-ids release it comes with. */
-    public static final String VERSION = "0.2.0";
+    public static final String VERSION = "0.3.0";
 
     private final String baseUrl;
     private final String token;

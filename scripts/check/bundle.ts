@@ -24,10 +24,15 @@ import { workerModules } from "../lib/built-worker";
  * /openapi.json only). Startup: 32.2 KiB, from 28.8: the two new Durable Object classes
  * (the entry must export them), the sequences' and the operations' routes and contracts
  * (registered at startup like every route) and the Analytics Engine middleware.
+ * 0.3.0: uploaded 74.7 KiB (the OpenAPI document's new routes, the Leaf routes, retiring,
+ * the catalog's root, directory and shards, paged /stats); startup 35.1 KiB (the
+ * catalog's three roles in its class, which the entry must export; the Leaf and retire
+ * routes and contracts; the paging contracts): startup CPU +1.1 to +3.0 ms over 0.2.0's
+ * round end in two `npm run bench:startup -- --against` runs.
  * Raise them on purpose, with the reason in the commit.
  */
-const BUDGET_GZIP_BYTES = 68 * 1024;
-const STARTUP_BUDGET_GZIP_BYTES = 33 * 1024;
+const BUDGET_GZIP_BYTES = 78 * 1024;
+const STARTUP_BUDGET_GZIP_BYTES = 36 * 1024;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const entry = join(REPO, "dist/index.mjs");

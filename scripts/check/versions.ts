@@ -45,7 +45,7 @@ for (const [path, pattern, what] of [
 		/<artifactId>edge-ids-client<\/artifactId>\s*<version>([^<]*)<\/version>/,
 		"version",
 	],
-	["examples/python-holder/edge_ids_leases.py", /^__version__ = "([^"]*)"$/m, "__version__"],
+	["examples/python-holder/edge_ids_leases.py", /^__version__ = "([^"]*)"/m, "__version__"],
 ] as const) {
 	const found = pattern.exec(read(path))?.[1];
 	if (found !== version) problems.push(`${path}: ${what} ${found}, package.json ${version}`);

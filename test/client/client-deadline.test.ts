@@ -181,6 +181,10 @@ describe("client refusals before any request", () => {
 		"https://ids.test/?a=1",
 		"https://ids.test/#x",
 		"https://user:pw@ids.test",
+		"https://user@ids.test",
+		"https://:pw@ids.test",
+		"https://ids.test/?",
+		"https://ids.test/#",
 		"/relative",
 	])("refuses baseUrl %j when the client is made (invalid_config)", (baseUrl) => {
 		expect(() => idsClient({ baseUrl })).toThrow(IdsError);

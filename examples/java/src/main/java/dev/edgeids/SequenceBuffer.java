@@ -81,7 +81,9 @@ public final class SequenceBuffer implements AutoCloseable {
     private long flights; // reserves started: each one's number
     private long failedFlight = -1;
     private EdgeIdsException failure; // the last reserve's failure, for the calls that waited for it
-    private final Set<Thread> threads = new HashSet<>(); // every reserve thread still running
+    // Every reserve thread that may still run: close() joins them all. A thread never removes
+    // itself (it would still be alive for a moment after); ended ones are dropped at the next start.
+    private final Set<Thread> threads = new HashSet<>();
     private boolean hasTop;
     private long topLast;
     private String topPeriod;
@@ -293,6 +295,7 @@ public final class SequenceBuffer implements AutoCloseable {
         thread.setDaemon(true);
         flight = thread;
         flightStartedNanos = now;
+        threads.removeIf(t -> !t.isAlive());
         threads.add(thread);
         thread.start();
     }
@@ -310,7 +313,6 @@ public final class SequenceBuffer implements AutoCloseable {
             failed = new EdgeIdsException("internal", "reserving a range: " + e, 0, 0, e);
         }
         synchronized (lock) {
-            threads.remove(Thread.currentThread());
             boolean givenUp = flight != Thread.currentThread();
             if (!givenUp) flight = null;
             if (failed != null) {

@@ -205,4 +205,26 @@ describe("systemClock.sleep's cancel", () => {
 		cancelled.abort();
 		await systemClock.sleep(30_000, cancelled.signal); // already cancelled: no wait at all
 	});
+
+	it("leaves no timer behind once cancelled (a process with nothing else to do exits)", async () => {
+		vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+		try {
+			const cancel = new AbortController();
+			const sleeping = systemClock.sleep(30_000, cancel.signal);
+			expect(vi.getTimerCount()).toBe(1);
+			cancel.abort();
+			expect(vi.getTimerCount()).toBe(0);
+			await sleeping;
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it("stops listening for the cancel once the wait ends by itself", async () => {
+		const cancel = new AbortController();
+		const removed = vi.spyOn(cancel.signal, "removeEventListener");
+		await systemClock.sleep(2, cancel.signal);
+		expect(removed).toHaveBeenCalledWith("abort", expect.any(Function));
+		cancel.abort(); // after the wait: nothing left to stop
+	});
 });

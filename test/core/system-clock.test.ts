@@ -227,4 +227,14 @@ describe("systemClock.sleep's cancel", () => {
 		expect(removed).toHaveBeenCalledWith("abort", expect.any(Function));
 		cancel.abort(); // after the wait: nothing left to stop
 	});
+
+	it("stops polling a wait's last millisecond once cancelled: the wait never ends by itself after", async () => {
+		const cancel = new AbortController();
+		const removed = vi.spyOn(cancel.signal, "removeEventListener");
+		const sleeping = systemClock.sleep(1, cancel.signal); // within a millisecond: polled
+		cancel.abort();
+		await sleeping;
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(removed).not.toHaveBeenCalled(); // a wait that went on would end itself, removing it
+	});
 });

@@ -63,72 +63,74 @@ async function runBuffer(script: (n: number) => Answer, calls: number, maxWaitMs
 	}
 }
 
-describe.skipIf(missing)("the Java SequenceBuffer", { timeout: 30_000 }, () => {
-	beforeAll(() => {
-		classes = buildJava();
-	}, 60_000);
+describe.skipIf(missing)(
+	`the Java SequenceBuffer${missing ? ` (skipped: ${missing})` : ""}`,
+	{ timeout: 30_000 },
+	() => {
+		beforeAll(() => {
+			classes = buildJava();
+		}, 60_000);
 
-	it("hands out consecutive ranges in order, reserving the next before the current runs out", async () => {
-		const ranges = [
-			{ first: 100, last: 104 },
-			{ first: 200, last: 204 },
-			{ first: 300, last: 304 },
-		];
-		const { lines, end, reserves } = await runBuffer((n) => ranges[n] ?? "hang", 12, 1000);
-		expect(lines.map((line) => line.n)).toEqual([
-			"100",
-			"101",
-			"102",
-			"103",
-			"104",
-			"200",
-			"201",
-			"202",
-			"203",
-			"204",
-			"300",
-			"301",
-		]);
-		expect(reserves[0]).toBe(5); // minStep first
-		expect(end.threads).toBe(0);
-	});
+		it("hands out consecutive ranges in order, reserving the next before the current runs out", async () => {
+			const ranges = [
+				{ first: 100, last: 104 },
+				{ first: 200, last: 204 },
+				{ first: 300, last: 304 },
+			];
+			const { lines, end, reserves } = await runBuffer((n) => ranges[n] ?? "hang", 12, 1000);
+			expect(lines.map((line) => line.n)).toEqual([
+				"100",
+				"101",
+				"102",
+				"103",
+				"104",
+				"200",
+				"201",
+				"202",
+				"203",
+				"204",
+				"300",
+				"301",
+			]);
+			expect(reserves[0]).toBe(5); // minStep first
+			expect(end.threads).toBe(0);
+		});
 
-	it("gives a hung reserve up at maxWait (overloaded), then reserves anew; drops a range below what it held", async () => {
-		const script = (n: number): Answer =>
-			n === 0
-				? { first: 50, last: 52 }
-				: n === 1
-					? "hang"
-					: n === 2
-						? { first: 10, last: 20 }
-						: { first: 60, last: 70 };
-		const { lines, end } = await runBuffer(script, 6, 300);
-		expect(lines.slice(0, 3).map((line) => line.n)).toEqual(["50", "51", "52"]);
-		const refused = lines[3];
-		expect(refused?.code).toBe("overloaded");
-		expect(refused?.ms).toBeGreaterThanOrEqual(250);
-		expect(refused?.ms).toBeLessThan(1000);
-		// 10..20 lies below 52: dropped; 60.. follows.
-		expect(lines.slice(4).map((line) => line.n)).toEqual(["60", "61"]);
-		expect(end.droppedRanges).toBe(1);
-		expect(end.threads).toBe(0);
-	});
+		it("gives a hung reserve up at maxWait (overloaded), then reserves anew; drops a range below what it held", async () => {
+			const script = (n: number): Answer =>
+				n === 0
+					? { first: 50, last: 52 }
+					: n === 1
+						? "hang"
+						: n === 2
+							? { first: 10, last: 20 }
+							: { first: 60, last: 70 };
+			const { lines, end } = await runBuffer(script, 6, 300);
+			expect(lines.slice(0, 3).map((line) => line.n)).toEqual(["50", "51", "52"]);
+			const refused = lines[3];
+			expect(refused?.code).toBe("overloaded");
+			expect(refused?.ms).toBeGreaterThanOrEqual(250);
+			expect(refused?.ms).toBeLessThan(1000);
+			// 10..20 lies below 52: dropped; 60.. follows.
+			expect(lines.slice(4).map((line) => line.n)).toEqual(["60", "61"]);
+			expect(end.droppedRanges).toBe(1);
+			expect(end.threads).toBe(0);
+		});
 
-	it("passes the service's refusal on with its code", async () => {
-		const { lines } = await runBuffer(() => ({ status: 404, code: "unknown_sequence" }), 1, 1000);
-		expect(lines[0]?.code).toBe("unknown_sequence");
-	});
+		it("passes the service's refusal on with its code", async () => {
+			const { lines } = await runBuffer(() => ({ status: 404, code: "unknown_sequence" }), 1, 1000);
+			expect(lines[0]?.code).toBe("unknown_sequence");
+		});
 
-	it("close() during a hung reserve cancels it and leaves no thread behind", async () => {
-		const { lines, end } = await runBuffer(
-			(n) => (n === 0 ? { first: 1, last: 3 } : "hang"),
-			3,
-			5000,
-		);
-		expect(lines.map((line) => line.n)).toEqual(["1", "2", "3"]);
-		expect(end.threads).toBe(0);
-		expect(end.closeMs).toBeLessThan(1000);
-	});
-});
-
-if (missing) describe.skip(missing, () => it("runs the Java SequenceBuffer", () => {}));
+		it("close() during a hung reserve cancels it and leaves no thread behind", async () => {
+			const { lines, end } = await runBuffer(
+				(n) => (n === 0 ? { first: 1, last: 3 } : "hang"),
+				3,
+				5000,
+			);
+			expect(lines.map((line) => line.n)).toEqual(["1", "2", "3"]);
+			expect(end.threads).toBe(0);
+			expect(end.closeMs).toBeLessThan(1000);
+		});
+	},
+);

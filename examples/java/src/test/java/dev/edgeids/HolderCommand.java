@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+// sun.misc.Signal (javac warns: internal API): the chaos run steps this driver's wall clock with
+// SIGUSR2 and stops it with SIGTERM, which no standard API receives. Test driver only.
 import sun.misc.Signal;
 
 /**
